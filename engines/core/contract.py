@@ -1,0 +1,124 @@
+"""The engine contract: a game is a decider over its own frozen state.
+
+See ARCHITECTURE.md › "The engine contract". Commands and events are the game's
+protobuf ``Command`` and ``Event`` messages (one oneof each, in ``proto/<game>.proto``);
+state is plain frozen data. Nothing here does I/O or reads the clock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
+
+from google.protobuf.message import Message
+
+from engines.core.rng import Rng
+
+__all__ = [
+    "Engine",
+    "GameInfo",
+    "OptionSpec",
+    "Outcome",
+    "TableConfig",
+]
+
+S = TypeVar("S")
+C = TypeVar("C", bound=Message)
+E = TypeVar("E", bound=Message)
+
+
+@dataclass(frozen=True, slots=True)
+class TableConfig:
+    """What a table is created with. ``options`` values are plain JSON values."""
+
+    table_id: str
+    seats: int
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One table option a game accepts, for ``GET /v1/games`` and validation."""
+
+    name: str
+    kind: str  # "bool", "int", "str", "choice"
+    default: Any
+    description: str
+    choices: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """A game's kind, declared as data (after OpenSpiel's ``_GAME_TYPE``)."""
+
+    game: str
+    title: str
+    min_seats: int
+    max_seats: int
+    options: tuple[OptionSpec, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """Where the game stands: whose move it is, and once finished, who won."""
+
+    phase: str
+    to_act: tuple[int, ...]
+    finished: bool
+    scores: tuple[int, ...]
+    winners: tuple[int, ...] = ()
+    breakdown: Mapping[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "phase": self.phase,
+            "to_act": list(self.to_act),
+            "finished": self.finished,
+            "scores": list(self.scores),
+            "winners": list(self.winners),
+            "breakdown": dict(self.breakdown),
+        }
+
+
+class Engine(Protocol, Generic[S, C, E]):
+    """A game's rules. Every method is pure; only ``setup`` and ``decide`` get an ``Rng``."""
+
+    info: GameInfo
+    command_type: type[C]
+    event_type: type[E]
+
+    @property
+    def game(self) -> str: ...
+
+    def setup(self, config: TableConfig, rng: Rng) -> list[E]:
+        """The set-up events; every random part of the set-up is inside them."""
+        ...
+
+    def initial_state(self) -> S:
+        """The state before any event."""
+        ...
+
+    def evolve(self, state: S, event: E) -> S:
+        """Record one event. Never draws, never checks a rule."""
+        ...
+
+    def decide(self, state: S, command: C, seat: int, rng: Rng) -> list[E]:
+        """The events a command produces, or ``RuleViolation``. Changes nothing."""
+        ...
+
+    def legal_commands(self, state: S, seat: int) -> list[C]:
+        """Every command ``decide`` would accept from ``seat`` now."""
+        ...
+
+    def view(self, state: S, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may see (``None``: a spectator), as plain JSON data."""
+        ...
+
+    def redact(self, event: E, seat: int | None) -> E | None:
+        """The event as ``seat`` may see it; ``None`` when it may see nothing of it."""
+        ...
+
+    def outcome(self, state: S) -> Outcome:
+        """Phase, seats to act, whether the game is over, scores."""
+        ...

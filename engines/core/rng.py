@@ -1,0 +1,77 @@
+"""The only source of chance in rules code.
+
+Algorithm (pinned by test vectors in ``tests/unit/core/test_rng.py``):
+
+* key  = HMAC-SHA256(key=seed, msg=f"{table_id}:{version}".encode())
+* block_i = HMAC-SHA256(key=key, msg=i as 8 bytes big-endian), i = 0, 1, 2, ...
+* the stream is block_0 || block_1 || ...; ``u64`` takes the next 8 bytes big-endian.
+* ``below(n)`` draws ``u64`` values and rejects those >= 2**64 - (2**64 % n), then
+  returns the value mod n, so every result is exactly equally likely.
+* ``shuffle`` is Fisher-Yates from the last index down, with ``below(i + 1)``.
+
+A command applied at version ``v`` (the table's head before it) gets
+``Rng(seed, table_id, v)``; set-up gets version 0. Re-running the command log with
+the revealed seed therefore reproduces every shuffle and roll.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Sequence
+from typing import TypeVar
+
+__all__ = ["Rng"]
+
+T = TypeVar("T")
+
+_U64 = 1 << 64
+
+
+class Rng:
+    """A deterministic byte stream keyed by (seed, table id, version)."""
+
+    __slots__ = ("_block", "_buffer", "_key")
+
+    def __init__(self, seed: bytes, table_id: str, version: int) -> None:
+        self._key = hmac.new(seed, f"{table_id}:{version}".encode(), hashlib.sha256).digest()
+        self._block = 0
+        self._buffer = b""
+
+    def _take(self, n: int) -> bytes:
+        while len(self._buffer) < n:
+            counter = self._block.to_bytes(8, "big")
+            self._buffer += hmac.new(self._key, counter, hashlib.sha256).digest()
+            self._block += 1
+        out, self._buffer = self._buffer[:n], self._buffer[n:]
+        return out
+
+    def u64(self) -> int:
+        """The next 64 bits of the stream as an unsigned integer."""
+        return int.from_bytes(self._take(8), "big")
+
+    def below(self, n: int) -> int:
+        """A uniform integer in ``[0, n)``."""
+        if n <= 0:
+            raise ValueError("below() needs a positive bound")
+        limit = _U64 - (_U64 % n)
+        while True:
+            value = self.u64()
+            if value < limit:
+                return value % n
+
+    def between(self, low: int, high: int) -> int:
+        """A uniform integer in ``[low, high]``."""
+        return low + self.below(high - low + 1)
+
+    def choice(self, items: Sequence[T]) -> T:
+        """One item, uniformly."""
+        return items[self.below(len(items))]
+
+    def shuffle(self, items: Sequence[T]) -> tuple[T, ...]:
+        """A uniformly shuffled copy (Fisher-Yates)."""
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.below(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return tuple(out)
