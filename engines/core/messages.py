@@ -1,0 +1,35 @@
+"""The one JSON form of commands and events used everywhere (HTTP, logs, exports).
+
+It is the protobuf JSON mapping with the proto field names kept (``snake_case``),
+which every protobuf JSON parser also accepts, and with default values left out.
+"""
+
+from __future__ import annotations
+
+from typing import Any, TypeVar
+
+from google.protobuf import json_format
+from google.protobuf.message import Message
+
+__all__ = ["MessageFormatError", "from_json", "to_json"]
+
+M = TypeVar("M", bound=Message)
+
+
+class MessageFormatError(ValueError):
+    """The JSON does not describe a message of the expected type."""
+
+
+def to_json(message: Message) -> dict[str, Any]:
+    """``message`` as plain JSON data."""
+    return json_format.MessageToDict(message, preserving_proto_field_name=True)
+
+
+def from_json(message_type: type[M], data: Any) -> M:
+    """Parse JSON data into ``message_type``; raises :class:`MessageFormatError`."""
+    if not isinstance(data, dict):
+        raise MessageFormatError(f"expected a JSON object for {message_type.DESCRIPTOR.name}")
+    try:
+        return json_format.ParseDict(data, message_type())
+    except (json_format.ParseError, TypeError, ValueError) as bad:
+        raise MessageFormatError(str(bad)) from None
