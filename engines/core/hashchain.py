@@ -53,14 +53,29 @@ def verify_chain(events: Iterable[common_pb2.StoredEvent]) -> ChainCheck:
     expected_version = 1
     for event in events:
         if event.version != expected_version:
-            return ChainCheck(False, expected_version, expected_version - 1, prev,
-                              f"expected version {expected_version}, found {event.version}")
+            return ChainCheck(
+                False,
+                expected_version,
+                expected_version - 1,
+                prev,
+                f"expected version {expected_version}, found {event.version}",
+            )
         if event.prev_hash != prev:
-            return ChainCheck(False, event.version, event.version - 1, prev,
-                              f"version {event.version} does not link to the event before it")
+            return ChainCheck(
+                False,
+                event.version,
+                event.version - 1,
+                prev,
+                f"version {event.version} does not link to the event before it",
+            )
         if event.hash != sealed_hash(event):
-            return ChainCheck(False, event.version, event.version - 1, prev,
-                              f"version {event.version} was altered after it was written")
+            return ChainCheck(
+                False,
+                event.version,
+                event.version - 1,
+                prev,
+                f"version {event.version} was altered after it was written",
+            )
         prev = event.hash
         expected_version += 1
     return ChainCheck(True, 0, expected_version - 1, prev)

@@ -1,0 +1,71 @@
+"""Bots that fill seats: they only ever pick among ``legal_commands``.
+
+Bots are players, not rules: they may use their own seeded ``random.Random``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from google.protobuf.message import Message
+
+from engines.core.contract import Engine
+from engines.core.errors import RuleViolation
+from engines.core.rng import Rng
+
+__all__ = ["GreedyBot", "RandomBot"]
+
+
+class RandomBot:
+    """Uniform over the legal commands."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0) -> None:
+        self._random = random.Random(seed)
+
+    def choose(self, engine: Engine[Any, Any, Any], state: Any, seat: int) -> Message:
+        options = engine.legal_commands(state, seat)
+        if not options:
+            raise RuntimeError(f"seat {seat} has no legal command")
+        return self._random.choice(options)
+
+
+class GreedyBot:
+    """Looks one command ahead and takes one that raises its own score the most.
+
+    Ties (most commands score nothing at once) are broken at random, so greedy
+    tables still vary. The look-ahead uses a fixed ``Rng``: it estimates, the real
+    command still draws from the table's own stream.
+    """
+
+    name = "greedy"
+
+    def __init__(self, seed: int = 0) -> None:
+        self._random = random.Random(seed)
+
+    def choose(self, engine: Engine[Any, Any, Any], state: Any, seat: int) -> Message:
+        options = engine.legal_commands(state, seat)
+        if not options:
+            raise RuntimeError(f"seat {seat} has no legal command")
+        best: list[Message] = []
+        best_score: int | None = None
+        for command in options:
+            score = self._score_after(engine, state, command, seat)
+            if best_score is None or score > best_score:
+                best, best_score = [command], score
+            elif score == best_score:
+                best.append(command)
+        return self._random.choice(best)
+
+    @staticmethod
+    def _score_after(engine: Engine[Any, Any, Any], state: Any, command: Message, seat: int) -> int:
+        try:
+            events = engine.decide(state, command, seat, Rng(b"greedy-lookahead", "bot", 0))
+        except RuleViolation:
+            return -(10**9)
+        for event in events:
+            state = engine.evolve(state, event)
+        scores = engine.outcome(state).scores
+        return scores[seat] if seat < len(scores) else 0
