@@ -91,6 +91,7 @@ class StoredEvent(_message.Message):
     SEED_REVEALED_FIELD_NUMBER: _builtins.int
     PREV_HASH_FIELD_NUMBER: _builtins.int
     HASH_FIELD_NUMBER: _builtins.int
+    COMMAND_FIELD_NUMBER: _builtins.int
     version: _builtins.int
     command_id: _builtins.str
     seat: _builtins.int
@@ -102,6 +103,10 @@ class StoredEvent(_message.Message):
     prev_hash: _builtins.bytes
     hash: _builtins.bytes
     """sha256(prev_hash || canonical bytes of this message with `hash` cleared)."""
+    command: _builtins.bytes
+    """The game's `Command` message that produced this event, serialized; set on the first
+    event of each command's batch only, so an exported log can be re-executed offline.
+    """
     @_builtins.property
     def seed_revealed(self) -> Global___SeedRevealed: ...
     def __init__(
@@ -115,10 +120,11 @@ class StoredEvent(_message.Message):
         seed_revealed: Global___SeedRevealed | None = ...,
         prev_hash: _builtins.bytes = ...,
         hash: _builtins.bytes = ...,
+        command: _builtins.bytes = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["body", b"body", "payload", b"payload", "seed_revealed", b"seed_revealed"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["body", b"body", "command_id", b"command_id", "hash", b"hash", "payload", b"payload", "prev_hash", b"prev_hash", "seat", b"seat", "seed_revealed", b"seed_revealed", "time_ms", b"time_ms", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["body", b"body", "command", b"command", "command_id", b"command_id", "hash", b"hash", "payload", b"payload", "prev_hash", b"prev_hash", "seat", b"seat", "seed_revealed", b"seed_revealed", "time_ms", b"time_ms", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["payload", "seed_revealed"]  # noqa: Y015
     _WhichOneofArgType_body: _TypeAlias = _typing.Literal["body", b"body"]  # noqa: Y015
