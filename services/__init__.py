@@ -1,0 +1,1 @@
+"""Long-running processes and their libraries: event store, engine host, projector, launcher."""

@@ -1,0 +1,94 @@
+"""Redis key names of ARCHITECTURE.md § Redis key schema, one place for all services.
+
+Every key of a table and of its shard carries the shard's hash tag ``{s<shard>}``, so
+one script may touch them all even on Redis Cluster. The lobby index is global and
+eventually consistent, so it needs no tag.
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+
+__all__ = ["Keys", "ShardKeys", "lobby_key", "shard_of"]
+
+
+def shard_of(table_id: str, shards: int) -> int:
+    """The shard a table belongs to: ``crc32(table_id) mod shards``."""
+    if shards < 1:
+        raise ValueError("shards must be at least 1")
+    return zlib.crc32(table_id.encode()) % shards
+
+
+def lobby_key(game: str) -> str:
+    """The lobby index of one game."""
+    return f"bw:lobby:{game}"
+
+
+@dataclass(frozen=True, slots=True)
+class ShardKeys:
+    """The keys every table of one shard shares."""
+
+    shard: int
+
+    @property
+    def prefix(self) -> str:
+        return f"bw:{{s{self.shard}}}"
+
+    @property
+    def feed(self) -> str:
+        """Every event of the shard's tables, in append order: the projector's input."""
+        return f"{self.prefix}:feed"
+
+    @property
+    def cmd(self) -> str:
+        """Command envelopes sent asynchronously (bots, chat integrations)."""
+        return f"{self.prefix}:cmd"
+
+    @property
+    def dead(self) -> str:
+        """Commands that kept failing, with the reason: the dead letters."""
+        return f"{self.prefix}:dead"
+
+    @property
+    def tables(self) -> str:
+        """Set of the shard's table ids, for rebuilding read models."""
+        return f"{self.prefix}:tables"
+
+
+@dataclass(frozen=True, slots=True)
+class Keys(ShardKeys):
+    """The keys of one table, beside those of its shard."""
+
+    table_id: str
+
+    @property
+    def table_prefix(self) -> str:
+        return f"{self.prefix}:t:{self.table_id}"
+
+    @property
+    def events(self) -> str:
+        """The table's stream; entry ``<version>-1`` holds event ``version``."""
+        return f"{self.table_prefix}:events"
+
+    @property
+    def meta(self) -> str:
+        """Hash: game, TableMeta bytes, secret seed, head version and hash."""
+        return f"{self.table_prefix}:meta"
+
+    @property
+    def cmds(self) -> str:
+        """Hash: command id -> its first outcome (idempotency)."""
+        return f"{self.table_prefix}:cmds"
+
+    @property
+    def snap(self) -> str:
+        """Hash: the latest state snapshot, a cache only."""
+        return f"{self.table_prefix}:snap"
+
+    def view(self, name: str) -> str:
+        """A read model written by the projector (e.g. ``public``, ``seat:0``)."""
+        return f"{self.table_prefix}:view:{name}"
+
+    def lobby(self, game: str) -> str:
+        return lobby_key(game)

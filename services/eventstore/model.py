@@ -1,0 +1,115 @@
+"""What the event store answers with, and the ways an append can be refused."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engines.core.hashchain import GENESIS
+from proto import common_pb2
+
+__all__ = [
+    "Appended",
+    "CommandAlreadyDecided",
+    "CommandApplied",
+    "CommandRejected",
+    "Head",
+    "NotDurable",
+    "TableExists",
+    "TableNotFound",
+    "VersionConflict",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Head:
+    """The last version of a table's log and that event's hash (GENESIS at version 0)."""
+
+    version: int
+    hash: bytes
+
+    @classmethod
+    def empty(cls) -> Head:
+        return cls(0, GENESIS)
+
+
+@dataclass(frozen=True, slots=True)
+class Appended:
+    """Events one command (or table creation) added, versions ``first..last`` inclusive.
+
+    ``duplicate`` is true when the command id had already been applied: the events are
+    those of that first application and nothing was written this time.
+    """
+
+    first_version: int
+    last_version: int
+    events: tuple[common_pb2.StoredEvent, ...]
+    duplicate: bool
+
+    @property
+    def head(self) -> Head:
+        """The head right after these events (GENESIS for a table created without any)."""
+        return Head(self.last_version, self.events[-1].hash if self.events else GENESIS)
+
+
+class TableNotFound(LookupError):
+    """No table has this id."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(f"no table {table_id!r}")
+        self.table_id = table_id
+
+
+class TableExists(Exception):
+    """A table with this id was created before."""
+
+    def __init__(self, table_id: str) -> None:
+        super().__init__(f"table {table_id!r} already exists")
+        self.table_id = table_id
+
+
+class VersionConflict(Exception):
+    """The writer's expected head is stale; ``head`` is the table's actual one."""
+
+    def __init__(self, table_id: str, expected: Head, head: Head) -> None:
+        super().__init__(f"table {table_id!r} is at version {head.version}, not {expected.version}")
+        self.table_id = table_id
+        self.expected = expected
+        self.head = head
+
+
+class CommandAlreadyDecided(Exception):
+    """The command id already has an outcome of the other kind; ``outcome`` is that one."""
+
+    outcome: Appended | common_pb2.Rejection
+
+
+class CommandRejected(CommandAlreadyDecided):
+    """``append`` found the command id already rejected: that rejection stands."""
+
+    def __init__(self, command_id: str, rejection: common_pb2.Rejection) -> None:
+        super().__init__(f"command {command_id!r} was rejected before: {rejection.code}")
+        self.command_id = command_id
+        self.rejection = rejection
+        self.outcome = rejection
+
+
+class CommandApplied(CommandAlreadyDecided):
+    """``record_rejection`` found the command id already applied: those events stand."""
+
+    def __init__(self, command_id: str, appended: Appended) -> None:
+        super().__init__(f"command {command_id!r} was applied before")
+        self.command_id = command_id
+        self.appended = appended
+        self.outcome = appended
+
+
+class NotDurable(Exception):
+    """The write is applied but the server did not confirm its fsync in time.
+
+    Retrying the same command id is safe: it returns the stored outcome.
+    """
+
+    def __init__(self, table_id: str, timeout_ms: int) -> None:
+        super().__init__(f"table {table_id!r}: WAITAOF not confirmed within {timeout_ms} ms")
+        self.table_id = table_id
+        self.timeout_ms = timeout_ms

