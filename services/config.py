@@ -1,0 +1,70 @@
+"""Settings shared by the long-running services, read from the environment.
+
+``REDIS_URL`` (unset: the launcher starts a private server), ``BW_SHARDS`` (fixed per
+deployment; every process of one deployment must agree), ``BW_ENGINE_ADDRS``
+(``freunde=127.0.0.1:50051,...``), the ports, and the tuning knobs of the command
+path and the projector. Defaults suit one machine; tests override them per process.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+__all__ = ["Settings", "format_engine_addrs", "parse_engine_addrs"]
+
+
+def parse_engine_addrs(text: str) -> dict[str, str]:
+    """``"freunde=host:port,harvest=host:port"`` as ``{"freunde": "host:port", ...}``."""
+    addrs: dict[str, str] = {}
+    for item in text.split(","):
+        item = item.strip()
+        if not item:
+            continue
+        game, sep, addr = item.partition("=")
+        if not sep or not game.strip() or not addr.strip():
+            raise ValueError(f"engine address {item!r} is not game=host:port")
+        addrs[game.strip()] = addr.strip()
+    return addrs
+
+
+def format_engine_addrs(addrs: dict[str, str]) -> str:
+    """The inverse of :func:`parse_engine_addrs`."""
+    return ",".join(f"{game}={addr}" for game, addr in addrs.items())
+
+
+class Settings(BaseSettings):
+    """Everything the engine service, the projector and the launcher read from the environment."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="", case_sensitive=False, extra="ignore", populate_by_name=True
+    )
+
+    redis_url: str | None = Field(default=None, validation_alias="REDIS_URL")
+    shards: int = Field(default=64, ge=1, validation_alias="BW_SHARDS")
+    engine_addrs_text: str = Field(default="", validation_alias="BW_ENGINE_ADDRS")
+    engine_host: str = Field(default="127.0.0.1", validation_alias="BW_ENGINE_HOST")
+    engine_base_port: int = Field(default=50051, ge=1, le=65535, validation_alias="BW_ENGINE_PORT")
+    gateway_host: str = Field(default="127.0.0.1", validation_alias="BW_GATEWAY_HOST")
+    gateway_port: int = Field(default=8000, ge=1, le=65535, validation_alias="BW_GATEWAY_PORT")
+    log_level: str = Field(default="info", validation_alias="BW_LOG_LEVEL")
+    # A snapshot every this many events; a cache only.
+    snapshot_every: int = Field(default=64, ge=1, validation_alias="BW_SNAPSHOT_EVERY")
+    # Reload-and-retry rounds when another replica appended first.
+    conflict_retries: int = Field(default=16, ge=1, validation_alias="BW_CONFLICT_RETRIES")
+    # A shard's command stream belongs to one consumer for this long unless it renews.
+    lease_ms: int = Field(default=10_000, ge=100, validation_alias="BW_LEASE_MS")
+    # Deliveries after which a command goes to the dead-letter stream.
+    max_deliveries: int = Field(default=5, ge=1, validation_alias="BW_MAX_DELIVERIES")
+    # Pause before a failed command is tried again.
+    retry_delay_ms: int = Field(default=500, ge=0, validation_alias="BW_RETRY_DELAY_MS")
+
+    @field_validator("engine_addrs_text")
+    @classmethod
+    def _addrs_parse(cls, value: str) -> str:
+        parse_engine_addrs(value)
+        return value
+
+    @property
+    def engine_addrs(self) -> dict[str, str]:
+        return parse_engine_addrs(self.engine_addrs_text)

@@ -1,0 +1,84 @@
+"""The gRPC face of :class:`~services.engine.handler.TableHost`: translation only.
+
+Domain errors become status codes here and nowhere else: an unknown table is
+``NOT_FOUND``, a request the service refuses is ``INVALID_ARGUMENT``, a table id
+taken is ``ALREADY_EXISTS``. Rule violations are not errors: ``Execute`` returns them
+as ``ExecuteResponse.rejected``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable
+from typing import TypeVar
+
+import grpc
+
+from proto import common_pb2, engine_pb2, engine_pb2_grpc
+from services.engine.handler import BadRequest, TableHost
+from services.eventstore import TableExists, TableNotFound
+from services.logs import get_logger
+
+__all__ = ["EngineServicer"]
+
+T = TypeVar("T")
+
+log = get_logger("engine.grpc")
+
+
+class EngineServicer(engine_pb2_grpc.EngineServicer):
+    """Each RPC hands its request to the host and maps the host's errors to status codes."""
+
+    def __init__(self, host: TableHost) -> None:
+        self.host = host
+
+    async def CreateTable(
+        self, request: engine_pb2.CreateTableRequest, context: grpc.aio.ServicerContext
+    ) -> engine_pb2.CreateTableResponse:
+        return await _guarded(context, self.host.create_table(request))
+
+    async def Execute(
+        self, request: common_pb2.CommandEnvelope, context: grpc.aio.ServicerContext
+    ) -> engine_pb2.ExecuteResponse:
+        return await _guarded(context, self.host.execute(request))
+
+    async def LegalCommands(
+        self, request: engine_pb2.LegalCommandsRequest, context: grpc.aio.ServicerContext
+    ) -> engine_pb2.LegalCommandsResponse:
+        return await _guarded(context, self.host.legal_commands(request))
+
+    async def GetView(
+        self, request: engine_pb2.ViewRequest, context: grpc.aio.ServicerContext
+    ) -> engine_pb2.ViewResponse:
+        return await _guarded(context, self.host.view(request))
+
+    async def EventsAfter(
+        self, request: engine_pb2.EventsAfterRequest, context: grpc.aio.ServicerContext
+    ) -> engine_pb2.EventsResponse:
+        return await _guarded(context, self.host.events_after(request))
+
+    async def Replay(
+        self, request: engine_pb2.ReplayRequest, context: grpc.aio.ServicerContext
+    ) -> engine_pb2.ViewResponse:
+        return await _guarded(context, self.host.replay(request))
+
+    async def Audit(
+        self, request: engine_pb2.AuditRequest, context: grpc.aio.ServicerContext
+    ) -> engine_pb2.AuditResponse:
+        return await _guarded(context, self.host.audit(request))
+
+
+async def _guarded(context: grpc.aio.ServicerContext, call: Awaitable[T]) -> T:
+    try:
+        return await call
+    except TableNotFound as missing:
+        await _abort(context, grpc.StatusCode.NOT_FOUND, f"no table {missing}")
+    except TableExists as taken:
+        await _abort(context, grpc.StatusCode.ALREADY_EXISTS, f"table {taken} exists already")
+    except BadRequest as bad:
+        await _abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(bad))
+    raise AssertionError("unreachable: abort raises")
+
+
+async def _abort(context: grpc.aio.ServicerContext, code: grpc.StatusCode, message: str) -> None:
+    log.info("rpc.refused", code=code.name, reason=message)
+    await context.abort(code, message)

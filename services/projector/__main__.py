@@ -1,0 +1,51 @@
+"""``python -m services.projector [--rebuild]``: keep the read models current, or rebuild them."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import signal
+
+from services.config import Settings
+from services.eventstore import EventStore, connect
+from services.logs import configure_logging, get_logger
+from services.projector.projector import Projector
+
+log = get_logger("projector")
+
+
+async def _main(rebuild: bool, settings: Settings) -> None:
+    if not settings.redis_url:
+        raise SystemExit("REDIS_URL is not set")
+    redis = await connect(settings.redis_url)
+    try:
+        projector = Projector(EventStore(redis, shards=settings.shards))
+        if rebuild:
+            await projector.ensure_groups()
+            await projector.rebuild()
+            await projector.report_lag()
+            return
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, stop.set)
+        await projector.run(stop)
+    finally:
+        await redis.aclose()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m services.projector", description=__doc__)
+    parser.add_argument(
+        "--rebuild",
+        action="store_true",
+        help="drop every read model, rebuild them from the table logs, then exit",
+    )
+    args = parser.parse_args(argv)
+    settings = Settings()
+    configure_logging("projector", settings.log_level)
+    asyncio.run(_main(args.rebuild, settings))
+
+
+if __name__ == "__main__":
+    main()

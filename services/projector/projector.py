@@ -1,0 +1,390 @@
+"""The projector: shard feeds in, read models out.
+
+It reads every shard feed ``bw:{s<shard>}:feed`` in the consumer group ``projector``,
+folds each table's events with its game's ``evolve`` and writes, per table:
+
+``bw:{s<shard>}:t:<id>:view:public``   the spectator's view
+``bw:{s<shard>}:t:<id>:view:seat:<n>`` each seat's view
+``bw:{s<shard>}:t:<id>:view:status``   game, seats, version, phase, to_act, finished,
+                                       scores, winners
+
+each a hash ``{version, json}`` (canonical JSON: sorted keys, no spaces), and the lobby
+index ``bw:lobby:<game>``, a hash table id -> the status JSON.
+
+Crash safety. A table's read models are written by one script, and only when their
+version is above the stored one, so a repeated or late write is a no-op. The lobby entry
+is written first with the same rule. The feed entries are acknowledged only after the
+writes: a crash in between means reprocessing, which changes nothing. A feed event that
+is not the next one after the stored projection (a gap, a restart, another projector
+replica ahead) is answered by reading the table's own stream, the source of truth.
+
+``rebuild()`` drops every read model and writes them again from the table logs; the
+result is byte-identical to the incremental one because both render the state at the
+same head version with the same functions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import time
+from collections import OrderedDict, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from redis.asyncio.cluster import RedisCluster
+from redis.exceptions import ResponseError
+
+import engines
+from engines.core.contract import Engine
+from proto import common_pb2
+from services.engine.handler import canonical_json, fold_stored
+from services.eventstore import EventStore, Keys, ShardKeys, TableNotFound, lobby_key
+from services.logs import bind, get_logger
+
+__all__ = ["LAG_KEY", "PROJECTOR_GROUP", "Projector", "ReadModels", "render"]
+
+PROJECTOR_GROUP = "projector"
+LAG_KEY = "bw:projector:lag"
+
+log = get_logger("projector")
+
+_WRITE_VIEWS = """
+local current = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
+if tonumber(ARGV[1]) <= current then
+  return 0
+end
+for i = 1, #KEYS do
+  redis.call('HSET', KEYS[i], 'version', ARGV[1], 'json', ARGV[i + 1])
+end
+return 1
+"""
+
+_WRITE_LOBBY = """
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+if current then
+  local ok, status = pcall(cjson.decode, current)
+  if ok and tonumber(status['version'] or 0) >= tonumber(ARGV[2]) then
+    return 0
+  end
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+return 1
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class ReadModels:
+    """One table's read models at one version, as the JSON texts stored."""
+
+    version: int
+    status: str
+    public: str
+    seats: tuple[str, ...]
+
+
+def render(
+    engine: Engine[Any, Any, Any], meta: common_pb2.TableMeta, state: Any, version: int
+) -> ReadModels:
+    """The read models of ``state`` (the table at ``version``)."""
+    outcome = engine.outcome(state)
+    status = {
+        "table_id": meta.table_id,
+        "game": meta.game,
+        "seats": meta.seats,
+        "created_ms": meta.created_ms,
+        "version": version,
+        "phase": outcome.phase,
+        "to_act": list(outcome.to_act),
+        "finished": outcome.finished,
+        "scores": list(outcome.scores),
+        "winners": list(outcome.winners),
+    }
+    return ReadModels(
+        version=version,
+        status=canonical_json(status),
+        public=canonical_json(engine.view(state, None)),
+        seats=tuple(canonical_json(engine.view(state, seat)) for seat in range(meta.seats)),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Folded:
+    meta: common_pb2.TableMeta
+    version: int
+    state: Any
+
+
+class Projector:
+    """Keeps the read models of every table in step with the shard feeds."""
+
+    def __init__(
+        self,
+        store: EventStore,
+        *,
+        group: str = PROJECTOR_GROUP,
+        name: str | None = None,
+        batch: int = 500,
+        block_ms: int = 1000,
+        poll_ms: int = 50,
+        cache_size: int = 10_000,
+        lag_every_s: float = 5.0,
+        reclaim_idle_ms: int = 30_000,
+    ) -> None:
+        self.store = store
+        self.redis = store.redis
+        self.shards = store.shards
+        self.group = group
+        self.name = name or f"{socket.gethostname()}-{os.getpid()}-{os.urandom(3).hex()}"
+        self.batch = batch
+        self.block_ms = block_ms
+        self.poll_ms = poll_ms
+        self.lag_every_s = lag_every_s
+        self.reclaim_idle_ms = reclaim_idle_ms
+        self.processed = 0
+        self.last_event_ms = 0
+        self._cache: OrderedDict[str, _Folded] = OrderedDict()
+        self._cache_size = cache_size
+        self._engines: dict[str, Engine[Any, Any, Any]] = {}
+        self._write_views = self.redis.register_script(_WRITE_VIEWS)
+        self._write_lobby = self.redis.register_script(_WRITE_LOBBY)
+        self._cluster = isinstance(self.redis, RedisCluster)
+        self._lag_at = 0.0
+
+    def engine(self, game: str) -> Engine[Any, Any, Any]:
+        if game not in self._engines:
+            self._engines[game] = engines.get(game)
+        return self._engines[game]
+
+    # -- the incremental run ------------------------------------------------------------
+
+    async def ensure_groups(self) -> None:
+        for shard in range(self.shards):
+            try:
+                await self.redis.xgroup_create(
+                    ShardKeys(shard).feed, self.group, id="0", mkstream=True
+                )
+            except ResponseError as exists:
+                if "BUSYGROUP" not in str(exists):
+                    raise
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Project until ``stop`` is set; reports its lag every few seconds."""
+        await self.ensure_groups()
+        log.info("projector.started", consumer=self.name, shards=self.shards)
+        await self.reclaim()
+        while not stop.is_set():
+            await self.step()
+            if time.monotonic() - self._lag_at >= self.lag_every_s:
+                await self.reclaim()
+                await self.report_lag()
+        log.info("projector.stopped", processed=self.processed)
+
+    async def step(self) -> int:
+        """Read one batch of new feed entries, project it, ack it; returns the entries."""
+        streams = [ShardKeys(shard).feed for shard in range(self.shards)]
+        found = await self._read(streams, ">")
+        handled = 0
+        for stream, entries in found:
+            if entries:
+                await self._project_batch(stream, entries)
+                handled += len(entries)
+        self.processed += handled
+        return handled
+
+    async def reclaim(self) -> int:
+        """Project entries a stopped projector read but never acknowledged.
+
+        Projecting is idempotent and order-free (a gap reads the table's stream), so any
+        entry idle longer than ``reclaim_idle_ms`` may be taken over.
+        """
+        handled = 0
+        for shard in range(self.shards):
+            feed = ShardKeys(shard).feed
+            start: Any = "0-0"
+            while True:
+                reply = await self.redis.xautoclaim(
+                    feed,
+                    self.group,
+                    self.name,
+                    self.reclaim_idle_ms,
+                    start_id=start,
+                    count=self.batch,
+                )
+                entries = [entry for entry in reply[1] if entry[1]]
+                if entries:
+                    await self._project_batch(feed, entries)
+                    handled += len(entries)
+                if _text(reply[0]) == "0-0":
+                    break
+                start = reply[0]
+        if handled:
+            log.info("projector.reclaimed", entries=handled)
+        self.processed += handled
+        return handled
+
+    async def _read(self, streams: Sequence[str], start: str) -> list[tuple[str, list[Any]]]:
+        if self._cluster:
+            # A cluster cannot read streams of several slots in one call.
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for stream in streams:
+                    pipe.xreadgroup(self.group, self.name, {stream: start}, count=self.batch)
+                replies: list[Any] = await pipe.execute()
+            found = [(_text(s), e) for reply in replies for s, e in reply or []]
+            if not any(entries for _, entries in found) and start == ">":
+                await asyncio.sleep(self.poll_ms / 1000)
+            return found
+        reply: Any = await self.redis.xreadgroup(
+            self.group,
+            self.name,
+            dict.fromkeys(streams, start),
+            count=self.batch,
+            block=self.block_ms if start == ">" else None,
+        )
+        return [(_text(s), e) for s, e in reply or []]
+
+    async def _project_batch(self, stream: str, entries: Sequence[Any]) -> None:
+        """Bring every table named in ``entries`` up to its newest version there, then ack."""
+        newest: dict[str, int] = {}
+        games: dict[str, str] = {}
+        feed_events: dict[str, list[common_pb2.StoredEvent]] = defaultdict(list)
+        for _, fields in entries:
+            table_id = _text(fields[b"table"])
+            version = int(fields[b"v"])
+            games[table_id] = _text(fields[b"game"])
+            newest[table_id] = max(newest.get(table_id, 0), version)
+            feed_events[table_id].append(common_pb2.StoredEvent.FromString(fields[b"e"]))
+            self.last_event_ms = max(self.last_event_ms, feed_events[table_id][-1].time_ms)
+        for table_id, version in newest.items():
+            with bind(table_id=table_id, version=version):
+                try:
+                    await self.project(table_id, games[table_id], version, feed_events[table_id])
+                except TableNotFound:
+                    log.warning("projector.table_missing")
+                except engines.UnknownGame:
+                    log.error("projector.unknown_game", game=games[table_id])
+        await self.redis.xack(stream, self.group, *[entry_id for entry_id, _ in entries])
+
+    async def project(
+        self,
+        table_id: str,
+        game: str,
+        target: int,
+        known: Sequence[common_pb2.StoredEvent] = (),
+    ) -> bool:
+        """Write the table's read models at ``target`` unless they are there already."""
+        keys = self.store.keys(table_id)
+        stored = int(await self.redis.hget(keys.view("status"), "version") or 0)
+        if target <= stored:
+            return False
+        engine = self.engine(game)
+        folded = self._cache.get(table_id)
+        if folded is None or folded.version != stored:
+            meta = await self.store.meta(table_id)
+            folded = _Folded(meta, 0, engine.initial_state())
+        later = [e for e in known if folded.version < e.version <= target]
+        if [e.version for e in later] != list(range(folded.version + 1, target + 1)):
+            # A gap: the feed entries at hand do not continue the projection; the table's
+            # own stream does.
+            later = await self.store.read(
+                table_id, after=folded.version, count=target - folded.version
+            )
+        state = fold_stored(engine, folded.state, later)
+        reached = later[-1].version if later else folded.version
+        folded = _Folded(folded.meta, reached, state)
+        self._remember(table_id, folded)
+        return await self.write(keys, game, render(engine, folded.meta, state, reached))
+
+    async def write(self, keys: Keys, game: str, models: ReadModels) -> bool:
+        """Lobby first, then the views in one script; each only moves forward."""
+        await self._write_lobby(
+            keys=[lobby_key(game)], args=[keys.table_id, models.version, models.status]
+        )
+        view_keys = [
+            keys.view("status"),
+            keys.view("public"),
+            *(keys.view(f"seat:{n}") for n in range(len(models.seats))),
+        ]
+        written = await self._write_views(
+            keys=view_keys, args=[models.version, models.status, models.public, *models.seats]
+        )
+        return bool(written)
+
+    def _remember(self, table_id: str, folded: _Folded) -> None:
+        self._cache[table_id] = folded
+        self._cache.move_to_end(table_id)
+        while len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+
+    # -- rebuild ----------------------------------------------------------------------------
+
+    async def drop_read_models(self) -> int:
+        """Delete every table's read models and every lobby index; returns keys deleted."""
+        deleted = 0
+        for shard in range(self.shards):
+            for table_id in await self.store.table_ids(shard):
+                keys = self.store.keys(table_id)
+                names = [keys.view("status"), keys.view("public")]
+                meta = await self.store.meta(table_id)
+                names += [keys.view(f"seat:{n}") for n in range(meta.seats)]
+                for name in names:
+                    deleted += int(await self.redis.delete(name))
+        for game in engines.GAMES:
+            deleted += int(await self.redis.delete(lobby_key(game)))
+        self._cache.clear()
+        return deleted
+
+    async def rebuild(self) -> int:
+        """Drop the read models and project every table from its whole log."""
+        dropped = await self.drop_read_models()
+        tables = 0
+        for shard in range(self.shards):
+            for table_id in await self.store.table_ids(shard):
+                meta = await self.store.meta(table_id)
+                head = await self.store.head(table_id)
+                with bind(table_id=table_id, version=head.version):
+                    try:
+                        await self.project(table_id, meta.game, head.version)
+                    except engines.UnknownGame:
+                        log.error("projector.unknown_game", game=meta.game)
+                        continue
+                tables += 1
+        log.info("projector.rebuilt", tables=tables, dropped_keys=dropped)
+        return tables
+
+    # -- lag ---------------------------------------------------------------------------------
+
+    async def lag(self) -> dict[str, Any]:
+        """Feed entries not yet projected, and how old the last projected event is."""
+        behind = 0
+        pending = 0
+        for shard in range(self.shards):
+            for group in await self.redis.xinfo_groups(ShardKeys(shard).feed):
+                if _text(group.get("name", b"")) != self.group:
+                    continue
+                pending += int(group.get("pending") or 0)
+                behind += int(group.get("lag") or 0)
+        now = time.time_ns() // 1_000_000
+        return {
+            "entries_behind": behind,
+            "pending": pending,
+            "last_event_ms": self.last_event_ms,
+            "last_event_age_ms": now - self.last_event_ms if self.last_event_ms else None,
+            "processed": self.processed,
+            "updated_ms": now,
+        }
+
+    async def report_lag(self) -> dict[str, Any]:
+        """Log the lag and publish it at ``bw:projector:lag`` for the gateway's /metrics."""
+        self._lag_at = time.monotonic()
+        lag = await self.lag()
+        await self.redis.set(LAG_KEY, json.dumps(lag, sort_keys=True, separators=(",", ":")))
+        log.info("projector.lag", **lag)
+        return lag
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
