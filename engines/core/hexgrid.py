@@ -1,0 +1,124 @@
+"""A game-neutral hex grid in axial coordinates ``(q, r)``.
+
+Hexes are plain ``(q, r)`` tuples so they hash, sort and serialise canonically.
+The six directions are listed counter-clockwise starting east (pointy-top layout,
+``r`` growing downwards): E, NE, NW, W, SW, SE.
+
+An *edge* is the side two adjacent hexes share, named by the sorted pair of those
+hexes. A *vertex* is the corner three mutually adjacent hexes share, named by the
+sorted triple. Naming edges and corners by the hexes around them needs no second
+coordinate system, and works for sides on the border of a sparse board too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Container, Iterable
+
+__all__ = [
+    "DIRECTIONS",
+    "Edge",
+    "Hex",
+    "Vertex",
+    "add",
+    "are_adjacent",
+    "distance",
+    "edge",
+    "edge_vertices",
+    "edges_of",
+    "line",
+    "neighbours",
+    "rotate",
+    "rotate_shape",
+    "straight_moves",
+    "vertex_edges",
+]
+
+Hex = tuple[int, int]
+Edge = tuple[Hex, Hex]
+Vertex = tuple[Hex, Hex, Hex]
+
+DIRECTIONS: tuple[Hex, ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+
+
+def add(a: Hex, b: Hex) -> Hex:
+    """The hex ``b`` away from ``a`` (vector addition)."""
+    return (a[0] + b[0], a[1] + b[1])
+
+
+def neighbours(h: Hex) -> tuple[Hex, ...]:
+    """The six hexes around ``h``, in direction order."""
+    q, r = h
+    return tuple((q + dq, r + dr) for dq, dr in DIRECTIONS)
+
+
+def distance(a: Hex, b: Hex) -> int:
+    """Steps between two hexes."""
+    dq, dr = a[0] - b[0], a[1] - b[1]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+def are_adjacent(a: Hex, b: Hex) -> bool:
+    """Whether the two hexes share a side."""
+    return distance(a, b) == 1
+
+
+def line(start: Hex, direction: Hex, present: Container[Hex]) -> list[Hex]:
+    """The hexes reached moving from ``start`` along ``direction``, stopping at the first gap.
+
+    ``start`` itself is not included; a gap (a hex not in ``present``) ends the line,
+    so a mover never jumps over it.
+    """
+    out: list[Hex] = []
+    at = add(start, direction)
+    while at in present:
+        out.append(at)
+        at = add(at, direction)
+    return out
+
+
+def straight_moves(start: Hex, present: Container[Hex]) -> list[Hex]:
+    """Every hex reachable from ``start`` in one straight move over present hexes."""
+    out: list[Hex] = []
+    for direction in DIRECTIONS:
+        out.extend(line(start, direction, present))
+    return out
+
+
+def rotate(h: Hex, steps: int) -> Hex:
+    """``h`` turned about the origin by ``steps`` sixths of a full turn."""
+    q, r = h
+    for _ in range(steps % 6):
+        q, r = -r, q + r
+    return (q, r)
+
+
+def rotate_shape(cells: Iterable[Hex], steps: int) -> tuple[Hex, ...]:
+    """Every cell of a shape turned about the origin by ``steps`` sixths."""
+    return tuple(rotate(c, steps) for c in cells)
+
+
+def edge(a: Hex, b: Hex) -> Edge:
+    """The side between two adjacent hexes, in canonical (sorted) form."""
+    if not are_adjacent(a, b):
+        raise ValueError(f"{a} and {b} share no side")
+    return (a, b) if a <= b else (b, a)
+
+
+def edges_of(h: Hex) -> tuple[Edge, ...]:
+    """The six sides of ``h``."""
+    return tuple(edge(h, n) for n in neighbours(h))
+
+
+def edge_vertices(e: Edge) -> tuple[Vertex, Vertex]:
+    """The two corners at the ends of a side: each shared with one more hex."""
+    a, b = e
+    around_b = set(neighbours(b))
+    third = [n for n in neighbours(a) if n in around_b]
+    first, second = (tuple(sorted((a, b, c))) for c in third)
+    return first, second  # type: ignore[return-value]
+
+
+def vertex_edges(v: Vertex) -> tuple[Edge, Edge, Edge]:
+    """The three sides meeting at a corner."""
+    a, b, c = v
+    return (edge(a, b), edge(a, c), edge(b, c))

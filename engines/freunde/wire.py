@@ -1,0 +1,76 @@
+"""Between the rules' plain values and the protobuf messages of ``proto/freunde.proto``.
+
+Enum numbers are the position in the matching tuple of state.py plus one (0 is
+"unspecified" or "none"), so the two can never drift apart silently.
+"""
+
+from __future__ import annotations
+
+from engines.core.hexgrid import Hex
+from engines.freunde.state import ACTIONS, COLOURS, IMPROVEMENTS, KINDS, WEATHERS
+from proto import freunde_pb2 as pb
+
+__all__ = [
+    "action_name",
+    "colour_code",
+    "colour_name",
+    "hex_msg",
+    "hex_of",
+    "improvement_code",
+    "improvement_name",
+    "kind_code",
+    "kind_name",
+    "weather_code",
+    "weather_name",
+]
+
+
+def hex_msg(h: Hex) -> pb.Hex:
+    return pb.Hex(q=h[0], r=h[1])
+
+
+def hex_of(msg: pb.Hex) -> Hex:
+    return (msg.q, msg.r)
+
+
+def _name(names: tuple[str, ...], code: int) -> str:
+    """The name for an enum number, "" when unknown or unspecified."""
+    return names[code - 1] if 1 <= code <= len(names) else ""
+
+
+def colour_code(colour: str) -> pb.Colour.ValueType:
+    return pb.Colour.ValueType(COLOURS.index(colour) + 1)
+
+
+def colour_name(code: int) -> str:
+    return _name(COLOURS, code)
+
+
+def improvement_code(improvement: str) -> pb.Improvement.ValueType:
+    if improvement not in IMPROVEMENTS:
+        return pb.IMPROVEMENT_NONE
+    return pb.Improvement.ValueType(IMPROVEMENTS.index(improvement) + 1)
+
+
+def improvement_name(code: int) -> str:
+    return _name(IMPROVEMENTS, code)
+
+
+def weather_code(weather: str) -> pb.Weather.ValueType:
+    return pb.Weather.ValueType(WEATHERS.index(weather) + 1)
+
+
+def weather_name(code: int) -> str:
+    return _name(WEATHERS, code)
+
+
+def kind_code(kind: str) -> pb.ObjectiveKind.ValueType:
+    return pb.ObjectiveKind.ValueType(KINDS.index(kind) + 1)
+
+
+def kind_name(code: int) -> str:
+    return _name(KINDS, code)
+
+
+def action_name(code: int) -> str:
+    return _name(ACTIONS, code)
