@@ -1,0 +1,31 @@
+"""``python -m gateway --host 127.0.0.1 --port 8000``: serve the gateway with uvicorn."""
+
+from __future__ import annotations
+
+import argparse
+
+import uvicorn
+
+from gateway.app import create_app
+from gateway.settings import Settings
+from services.logs import configure_logging
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m gateway", description=__doc__)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    args = parser.parse_args(argv)
+    settings = Settings()
+    configure_logging("gateway", settings.log_level)
+    uvicorn.run(
+        create_app(settings),
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+        access_log=False,  # the gateway logs each request itself, without headers
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,19 @@
+"""Every router of the API, collected in one place."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from gateway.api.routes import commands, events, games, health, history, tables
+
+__all__ = ["api_router", "ops_router"]
+
+api_router = APIRouter(prefix="/v1")
+api_router.include_router(games.router)
+api_router.include_router(tables.router)
+api_router.include_router(commands.router)
+api_router.include_router(events.router)
+api_router.include_router(history.router)
+
+ops_router = APIRouter()
+ops_router.include_router(health.router)

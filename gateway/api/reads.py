@@ -1,0 +1,67 @@
+"""Reads shared by several routes: a viewer's view with read-your-writes, and whether a
+table has finished (asked of the engine, which is never behind)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from gateway.api.deps import Gateway, TableCaller
+from proto import engine_pb2
+
+__all__ = ["ViewAt", "engine_view", "finished", "view_for", "viewer"]
+
+
+@dataclass(frozen=True, slots=True)
+class ViewAt:
+    version: int
+    view: dict[str, Any]
+    status: dict[str, Any]
+
+
+def viewer(seat: int | None) -> engine_pb2.Viewer:
+    return engine_pb2.Viewer() if seat is None else engine_pb2.Viewer(seat=seat)
+
+
+def _status(caller: TableCaller, version: int, outcome: dict[str, Any]) -> dict[str, Any]:
+    return {"game": caller.meta.game, "seats": caller.meta.seats, **outcome, "version": version}
+
+
+async def engine_view(gateway: Gateway, caller: TableCaller, seat: int | None) -> ViewAt:
+    """The view straight from the engine service: current by construction."""
+    reply = await caller.backend.stub.GetView(
+        engine_pb2.ViewRequest(table_id=caller.table_id, viewer=viewer(seat)),
+        timeout=gateway.backends.timeout,
+    )
+    outcome = json.loads(reply.outcome_json) if reply.outcome_json else {}
+    view = json.loads(reply.view_json) if reply.view_json else {}
+    return ViewAt(reply.version, view, _status(caller, reply.version, outcome))
+
+
+async def view_for(gateway: Gateway, caller: TableCaller, min_version: int | None) -> ViewAt:
+    """The caller's view from the read models, no older than ``min_version``.
+
+    The projector is waited for at most ``read_wait_seconds``; if it is still behind (or
+    its view and status disagree on the version), the engine service answers instead,
+    so a read never returns anything older than what the caller asked for.
+    """
+    name = "public" if caller.seat is None else f"seat:{caller.seat}"
+    store = gateway.store
+    if min_version is None:
+        model = await store.read_model(caller.table_id, name)
+    else:
+        model = await store.read_model_at_least(
+            caller.table_id, name, min_version, gateway.settings.read_wait_seconds
+        )
+    if model is not None:
+        status = await store.read_model(caller.table_id, "status")
+        if status is not None and status.version == model.version:
+            return ViewAt(model.version, model.data, _status(caller, model.version, status.data))
+    return await engine_view(gateway, caller, caller.seat)
+
+
+async def finished(gateway: Gateway, caller: TableCaller) -> tuple[bool, int]:
+    """Whether the game has ended, and the table's head version."""
+    current = await engine_view(gateway, caller, None)
+    return bool(current.status.get("finished")), current.version

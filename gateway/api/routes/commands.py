@@ -1,0 +1,90 @@
+"""``POST /v1/tables/{id}/commands``: a seat sends one command."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import structlog
+from fastapi import APIRouter
+
+from engines.core.canonical import message_bytes
+from engines.core.messages import MessageFormatError, from_json
+from gateway.api.deps import GatewayDep, SeatedDep
+from gateway.errors import ApiError, status_for_rejection
+from gateway.rendering import render_stored
+from gateway.schemas.requests import CommandIn
+from gateway.schemas.responses import CommandResult, ErrorOut, EventOut
+from proto import common_pb2
+
+__all__ = ["router"]
+
+router = APIRouter(tags=["commands"])
+log = structlog.get_logger("gateway")
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    401: {"model": ErrorOut, "description": "No seat token"},
+    403: {"model": ErrorOut, "description": "The token is not this table's seat, or not `seat`"},
+    404: {"model": ErrorOut, "description": "No such table"},
+    409: {"model": ErrorOut, "description": "`version.conflict`: expected_version is stale"},
+    422: {"model": ErrorOut, "description": "Malformed command or a rule violation"},
+    503: {"model": ErrorOut, "description": "The engine service is not reachable"},
+}
+
+
+@router.post(
+    "/tables/{table_id}/commands",
+    response_model=CommandResult,
+    responses=_ERRORS,
+    summary="Send a command as the seat of the bearer token",
+)
+async def send_command(body: CommandIn, caller: SeatedDep, gateway: GatewayDep) -> CommandResult:
+    game = caller.meta.game
+    structlog.contextvars.bind_contextvars(command_id=body.command_id)
+    if body.seat is not None and body.seat != caller.seat:
+        raise ApiError(403, "seat.forbidden", "You may only act for your own seat.")
+    engine = caller.backend.engine
+    try:
+        command = from_json(engine.command_type, body.command)
+    except MessageFormatError as bad:
+        gateway.metrics.commands.labels(game=game, outcome="malformed").inc()
+        raise ApiError(422, "command.malformed", str(bad)) from None
+    if not command.ListFields():
+        gateway.metrics.commands.labels(game=game, outcome="malformed").inc()
+        raise ApiError(422, "command.malformed", "The command names no action.")
+    envelope = common_pb2.CommandEnvelope(
+        table_id=caller.table_id,
+        command_id=body.command_id,
+        seat=caller.seat,
+        payload=message_bytes(command),
+    )
+    if body.expected_version is not None:
+        envelope.expected_version = body.expected_version
+    started = time.perf_counter()
+    try:
+        reply = await caller.backend.stub.Execute(envelope, timeout=gateway.backends.timeout)
+    finally:
+        gateway.metrics.command_seconds.labels(game=game).observe(time.perf_counter() - started)
+    if reply.WhichOneof("result") == "rejected":
+        rejection = reply.rejected
+        outcome = "conflict" if rejection.code == "version.conflict" else "rejected"
+        gateway.metrics.commands.labels(game=game, outcome=outcome).inc()
+        gateway.metrics.rejections.labels(game=game, code=rejection.code).inc()
+        log.info("command.rejected", code=rejection.code)
+        raise ApiError(
+            status_for_rejection(rejection.code),
+            rejection.code,
+            rejection.message,
+            dict(rejection.details),
+        )
+    accepted = reply.accepted
+    gateway.metrics.commands.labels(
+        game=game, outcome="duplicate" if accepted.duplicate else "accepted"
+    ).inc()
+    log.info("command.accepted", version=accepted.version, duplicate=accepted.duplicate)
+    return CommandResult(
+        table_id=caller.table_id,
+        version=accepted.version,
+        duplicate=accepted.duplicate,
+        events=[EventOut(**render_stored(engine, e, caller.seat)) for e in accepted.events],
+    )

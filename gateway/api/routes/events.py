@@ -1,0 +1,121 @@
+"""The table's log as the caller may see it: a page at a time, or live over SSE."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Query, Request
+from sse_starlette import EventSourceResponse
+
+from gateway.api.deps import Gateway, GatewayDep, TableCaller, TableCallerDep
+from gateway.api.reads import engine_view, viewer
+from gateway.rendering import render_redacted
+from gateway.schemas.responses import ErrorOut, EventOut, EventsOut
+from proto import engine_pb2
+
+__all__ = ["router"]
+
+router = APIRouter(tags=["events"])
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorOut} for code in (403, 404, 422, 503)
+}
+_PAGE = 500
+After = Annotated[int, Query(ge=0, le=2**63 - 1, description="Only events after this version.")]
+
+
+async def _page(
+    gateway: Gateway, caller: TableCaller, after: int, limit: int
+) -> engine_pb2.EventsResponse:
+    reply: engine_pb2.EventsResponse = await caller.backend.stub.EventsAfter(
+        engine_pb2.EventsAfterRequest(
+            table_id=caller.table_id, viewer=viewer(caller.seat), after=after, limit=limit
+        ),
+        timeout=gateway.backends.timeout,
+    )
+    return reply
+
+
+@router.get(
+    "/tables/{table_id}/events",
+    response_model=EventsOut,
+    responses=_ERRORS,
+    summary="The log after a version, redacted for the caller",
+)
+async def events(
+    caller: TableCallerDep,
+    gateway: GatewayDep,
+    after: After = 0,
+    limit: Annotated[int, Query(ge=1, le=_PAGE)] = _PAGE,
+) -> EventsOut:
+    reply = await _page(gateway, caller, after, limit)
+    return EventsOut(
+        table_id=caller.table_id,
+        head=reply.head,
+        events=[EventOut(**render_redacted(e)) for e in reply.events],
+    )
+
+
+def _resume_point(after: int, last_event_id: str | None) -> int:
+    """Where a (re)connecting subscriber resumes: ``Last-Event-ID`` wins over ``after``."""
+    if last_event_id is not None and last_event_id.strip().isdigit():
+        return int(last_event_id.strip())
+    return after
+
+
+async def _stream(
+    request: Request, gateway: Gateway, caller: TableCaller, after: int
+) -> AsyncIterator[dict[str, Any]]:
+    """Every event after ``after``, then each new one as it is appended, then ``end``.
+
+    New events are noticed with ``XREAD BLOCK`` on the table's own stream; their redacted
+    form always comes from the engine service, so the subscriber sees exactly what the
+    events endpoint would show it.
+    """
+    block_ms = gateway.settings.stream_block_ms
+    while not await request.is_disconnected():
+        reply = await _page(gateway, caller, after, _PAGE)
+        seed_seen = False
+        for event in reply.events:
+            rendered = render_redacted(event)
+            seed_seen = seed_seen or "seed_revealed" in rendered
+            after = event.version
+            yield {"id": str(after), "event": "event", "data": json.dumps(rendered)}
+        if len(reply.events) == _PAGE:
+            continue
+        if seed_seen or (reply.events == [] and await _ended(gateway, caller, after)):
+            yield {"event": "end", "data": json.dumps({"version": after})}
+            return
+        woken = await gateway.store.wait_for_events(caller.table_id, after, block_ms)
+        if not woken and await _ended(gateway, caller, after):
+            yield {"event": "end", "data": json.dumps({"version": after})}
+            return
+
+
+async def _ended(gateway: Gateway, caller: TableCaller, after: int) -> bool:
+    current = await engine_view(gateway, caller, None)
+    return bool(current.status.get("finished")) and current.version <= after
+
+
+@router.get(
+    "/tables/{table_id}/events/stream",
+    responses={200: {"content": {"text/event-stream": {}}}, **_ERRORS},
+    summary="Server-Sent Events: each new event, redacted for the subscriber",
+    description=(
+        "Each SSE message has `id` = the event's version, `event: event` and the event as"
+        " JSON in `data` (the same shape as `/events`). Reconnecting with `Last-Event-ID`"
+        " resumes after that version. Once the game has ended and everything was sent, one"
+        " `event: end` message closes the stream."
+    ),
+)
+async def event_stream(
+    request: Request,
+    caller: TableCallerDep,
+    gateway: GatewayDep,
+    after: After = 0,
+    last_event_id: Annotated[str | None, Header(max_length=32)] = None,
+) -> EventSourceResponse:
+    start = _resume_point(after, last_event_id)
+    return EventSourceResponse(_stream(request, gateway, caller, start), ping=15)

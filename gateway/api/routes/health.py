@@ -1,0 +1,50 @@
+"""Probes and metrics."""
+
+from __future__ import annotations
+
+from contextlib import suppress
+
+from fastapi import APIRouter
+from fastapi.responses import JSONResponse, Response
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from redis.exceptions import RedisError
+
+from gateway.api.deps import GatewayDep
+from gateway.schemas.responses import HealthOut
+
+__all__ = ["router"]
+
+router = APIRouter(tags=["operations"])
+
+
+@router.get("/healthz", response_model=HealthOut, summary="Liveness: the process answers")
+async def healthz() -> HealthOut:
+    return HealthOut(status="ok")
+
+
+@router.get(
+    "/readyz",
+    response_model=HealthOut,
+    responses={503: {"model": HealthOut}},
+    summary="Readiness: Redis and every engine service answer",
+)
+async def readyz(gateway: GatewayDep) -> JSONResponse:
+    checks: dict[str, str] = {}
+    try:
+        checks["redis"] = "ok" if await gateway.store.ping() else "no reply"
+    except (RedisError, OSError) as down:
+        checks["redis"] = type(down).__name__
+    for backend in gateway.backends.all():
+        ok, status = await gateway.backends.serving(backend)
+        checks[f"engine:{backend.game}"] = "ok" if ok else status
+    ready = all(value == "ok" for value in checks.values())
+    body = HealthOut(status="ready" if ready else "not ready", checks=checks)
+    return JSONResponse(status_code=200 if ready else 503, content=body.model_dump())
+
+
+@router.get("/metrics", summary="Prometheus metrics", response_class=Response)
+async def metrics(gateway: GatewayDep) -> Response:
+    # A Redis hiccup must not fail the scrape: the gateway's own figures still count.
+    with suppress(RedisError, OSError):
+        gateway.metrics.record_projector_lag(await gateway.store.projector_lag())
+    return Response(generate_latest(gateway.metrics.registry), media_type=CONTENT_TYPE_LATEST)

@@ -1,0 +1,110 @@
+"""After the fact: replay to a version, audit the log, export a finished game."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query
+from fastapi.responses import StreamingResponse
+
+from gateway.api.deps import GatewayDep, TableCallerDep
+from gateway.api.reads import finished, viewer
+from gateway.errors import ApiError
+from gateway.export import export_lines
+from gateway.schemas.responses import AuditOut, ErrorOut, ReplayOut
+from proto import engine_pb2
+
+__all__ = ["router"]
+
+router = APIRouter(tags=["history"])
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorOut} for code in (403, 404, 409, 422, 503)
+}
+
+
+@router.get(
+    "/tables/{table_id}/replay",
+    response_model=ReplayOut,
+    responses=_ERRORS,
+    summary="The view at version N",
+    description=(
+        "A seat replays its own view and a spectator the public one at any time. Once the"
+        " game has ended anyone may replay any seat's view with `seat`."
+    ),
+)
+async def replay(
+    caller: TableCallerDep,
+    gateway: GatewayDep,
+    at: Annotated[int, Query(ge=0, le=2**63 - 1)],
+    seat: Annotated[int | None, Query(ge=0, le=64)] = None,
+) -> ReplayOut:
+    done, head = await finished(gateway, caller)
+    if at > head:
+        raise ApiError(
+            422, "replay.out_of_range", f"The table is at version {head}.", {"head": str(head)}
+        )
+    looking_as = caller.seat if seat is None else seat
+    if looking_as is not None and looking_as >= caller.meta.seats:
+        raise ApiError(422, "seat.invalid", f"The table has {caller.meta.seats} seats.")
+    if looking_as != caller.seat and not done:
+        raise ApiError(
+            403, "replay.forbidden", "Another seat's view is public only once the game has ended."
+        )
+    reply = await caller.backend.stub.Replay(
+        engine_pb2.ReplayRequest(table_id=caller.table_id, viewer=viewer(looking_as), at=at),
+        timeout=gateway.backends.timeout,
+    )
+    return ReplayOut(
+        table_id=caller.table_id,
+        at=at,
+        seat=looking_as,
+        view=json.loads(reply.view_json) if reply.view_json else {},
+        outcome=json.loads(reply.outcome_json) if reply.outcome_json else {},
+    )
+
+
+@router.get(
+    "/tables/{table_id}/audit",
+    response_model=AuditOut,
+    responses=_ERRORS,
+    summary="Hash chain check; re-execution check and the seed once finished",
+)
+async def audit(caller: TableCallerDep, gateway: GatewayDep) -> AuditOut:
+    reply = await caller.backend.stub.Audit(
+        engine_pb2.AuditRequest(table_id=caller.table_id), timeout=gateway.backends.timeout
+    )
+    return AuditOut(
+        table_id=caller.table_id,
+        ok=reply.chain_ok and (not reply.reexecution_checked or reply.reexecution_ok),
+        chain_ok=reply.chain_ok,
+        first_bad_version=reply.first_bad_version,
+        reexecution_checked=reply.reexecution_checked,
+        reexecution_ok=reply.reexecution_ok,
+        detail=reply.detail,
+        head_version=reply.head_version,
+        head_hash=reply.head_hash.hex(),
+        seed=reply.seed.hex() if reply.seed else None,
+    )
+
+
+@router.get(
+    "/tables/{table_id}/export",
+    responses={
+        200: {"content": {"application/x-ndjson": {}}, "description": "JSON Lines"},
+        **_ERRORS,
+    },
+    summary="The whole log as JSON Lines (finished games only)",
+    description="Format: see `gateway/export.py`; `boardwright verify` checks it offline.",
+)
+async def export(caller: TableCallerDep, gateway: GatewayDep) -> StreamingResponse:
+    done, _ = await finished(gateway, caller)
+    if not done:
+        raise ApiError(409, "table.not_finished", "The log is public once the game has ended.")
+    log = await gateway.store.log(caller.table_id)
+    return StreamingResponse(
+        export_lines(caller.meta, log),
+        media_type="application/x-ndjson",
+        headers={"Content-Disposition": f'attachment; filename="{caller.table_id}.jsonl"'},
+    )

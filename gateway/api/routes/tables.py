@@ -1,0 +1,189 @@
+"""Tables: create one, list the lobby, read a view, ask for the legal commands."""
+
+from __future__ import annotations
+
+import binascii
+import hashlib
+import json
+import secrets
+from typing import Annotated, Any
+
+import structlog
+from fastapi import APIRouter, Query
+
+from engines.core.contract import GameInfo, OptionSpec
+from gateway.api.deps import GatewayDep, SeatedDep, TableCallerDep
+from gateway.api.reads import view_for
+from gateway.errors import ApiError
+from gateway.schemas.requests import TableCreate
+from gateway.schemas.responses import (
+    ErrorOut,
+    LegalCommandsOut,
+    LobbyOut,
+    LobbyTable,
+    TableCreated,
+    TableView,
+)
+from gateway.seats import new_tokens, token_hash
+from proto import engine_pb2
+
+__all__ = ["router"]
+
+router = APIRouter(tags=["tables"])
+log = structlog.get_logger("gateway")
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorOut} for code in (401, 403, 404, 409, 422, 503)
+}
+MinVersion = Annotated[
+    int | None,
+    Query(ge=0, le=2**63 - 1, description="Wait (briefly) until the view reflects this version."),
+]
+
+
+def _option_ok(spec: OptionSpec, value: Any) -> bool:
+    if spec.kind == "bool":
+        return isinstance(value, bool)
+    if spec.kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if spec.kind == "str":
+        return isinstance(value, str)
+    if spec.kind == "choice":
+        return isinstance(value, str) and value in spec.choices
+    return True
+
+
+def checked_options(info: GameInfo, options: dict[str, Any]) -> dict[str, str]:
+    """The options as the engine takes them (JSON-encoded), or 422 ``option.invalid``."""
+    specs = {spec.name: spec for spec in info.options}
+    encoded = {}
+    for name, value in options.items():
+        spec = specs.get(name)
+        if spec is None:
+            raise ApiError(
+                422,
+                "option.unknown",
+                f"{info.title} has no option {name!r}.",
+                {"options": ",".join(specs)},
+            )
+        if not _option_ok(spec, value):
+            raise ApiError(
+                422, "option.invalid", f"Option {name!r} must be a {spec.kind}.", {"option": name}
+            )
+        encoded[name] = json.dumps(value)
+    return encoded
+
+
+def checked_seed(seed: str | None) -> bytes:
+    if seed is None:
+        return b""
+    try:
+        raw = bytes.fromhex(seed)
+    except (ValueError, binascii.Error):
+        raise ApiError(422, "seed.invalid", "The seed must be hex.") from None
+    if not 16 <= len(raw) <= 64:
+        raise ApiError(422, "seed.invalid", "The seed must be 16 to 64 bytes.")
+    return raw
+
+
+@router.post(
+    "/tables",
+    status_code=201,
+    response_model=TableCreated,
+    responses=_ERRORS,
+    summary="Open a table; returns one secret token per seat (shown only once)",
+)
+async def create_table(body: TableCreate, gateway: GatewayDep) -> TableCreated:
+    backend = gateway.backends.get(body.game)
+    info = backend.engine.info
+    if not info.min_seats <= body.seats <= info.max_seats:
+        raise ApiError(
+            422,
+            "seats.invalid",
+            f"{info.title} takes {info.min_seats} to {info.max_seats} seats.",
+            {"min_seats": str(info.min_seats), "max_seats": str(info.max_seats)},
+        )
+    options = checked_options(info, body.options)
+    seed = checked_seed(body.seed)
+    table_id = secrets.token_hex(8)
+    tokens = new_tokens(body.seats)
+    reply = await backend.stub.CreateTable(
+        engine_pb2.CreateTableRequest(
+            table_id=table_id,
+            seats=body.seats,
+            options=options,
+            seed=seed,
+            token_hashes=[token_hash(t) for t in tokens],
+        ),
+        timeout=gateway.backends.timeout,
+    )
+    commitment = reply.meta.seed_commitment or (hashlib.sha256(seed).digest() if seed else b"")
+    log.info(
+        "table.created", table_id=table_id, game=body.game, seats=body.seats, version=reply.version
+    )
+    return TableCreated(
+        table_id=table_id,
+        game=body.game,
+        seats=body.seats,
+        tokens=tokens,
+        seed_commitment=commitment.hex(),
+        version=reply.version,
+    )
+
+
+@router.get("/tables", response_model=LobbyOut, responses=_ERRORS, summary="The lobby")
+async def lobby(
+    gateway: GatewayDep,
+    game: Annotated[str | None, Query(max_length=32)] = None,
+    status: Annotated[str | None, Query(pattern="^(active|finished)$")] = None,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+) -> LobbyOut:
+    games = [gateway.backends.get(game).game] if game else gateway.backends.names()
+    tables: list[LobbyTable] = []
+    for name in games:
+        for table_id, entry in sorted((await gateway.store.lobby(name)).items()):
+            done = bool(entry.get("finished"))
+            if (status == "active" and done) or (status == "finished" and not done):
+                continue
+            tables.append(LobbyTable(table_id=table_id, game=name, status=entry))
+    return LobbyOut(tables=tables[:limit])
+
+
+@router.get(
+    "/tables/{table_id}",
+    response_model=TableView,
+    responses=_ERRORS,
+    summary="The caller's view: a seat's (Bearer token) or the spectator's",
+)
+async def table_view(
+    caller: TableCallerDep, gateway: GatewayDep, min_version: MinVersion = None
+) -> TableView:
+    current = await view_for(gateway, caller, min_version)
+    return TableView(
+        table_id=caller.table_id,
+        game=caller.meta.game,
+        seats=caller.meta.seats,
+        seat=caller.seat,
+        version=current.version,
+        view=current.view,
+        status=current.status,
+    )
+
+
+@router.get(
+    "/tables/{table_id}/legal-commands",
+    response_model=LegalCommandsOut,
+    responses=_ERRORS,
+    summary="Every command the caller's seat may send now",
+)
+async def legal_commands(caller: SeatedDep, gateway: GatewayDep) -> LegalCommandsOut:
+    reply = await caller.backend.stub.LegalCommands(
+        engine_pb2.LegalCommandsRequest(table_id=caller.table_id, seat=caller.seat),
+        timeout=gateway.backends.timeout,
+    )
+    return LegalCommandsOut(
+        table_id=caller.table_id,
+        seat=caller.seat,
+        version=reply.version,
+        commands=[json.loads(c) for c in reply.commands_json],
+    )

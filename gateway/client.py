@@ -1,0 +1,374 @@
+"""A small async client of the HTTP API, and bots that play a whole table through it.
+
+The CLI, the end-to-end tests and the benchmark all drive the gateway through this one
+client, so they exercise exactly what an outside client would.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import secrets
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+import engines
+from engines.core.bots import GreedyBot
+from engines.core.contract import TableConfig
+from engines.core.messages import from_json, to_json
+from engines.core.play import Table
+
+__all__ = [
+    "ApiFailure",
+    "BotTable",
+    "GatewayClient",
+    "PlayedTable",
+    "ServerEvent",
+    "event_summary",
+    "play_table",
+]
+
+
+class ApiFailure(Exception):
+    """The gateway answered with an error body ``{code, message, details}``."""
+
+    def __init__(self, status: int, code: str, message: str, details: dict[str, Any]) -> None:
+        super().__init__(f"{status} {code}: {message}")
+        self.status = status
+        self.code = code
+        self.message = message
+        self.details = details
+
+
+@dataclass(frozen=True, slots=True)
+class ServerEvent:
+    """One Server-Sent Events message."""
+
+    id: str | None
+    event: str
+    data: str
+
+
+def _bearer(token: str | None) -> dict[str, str]:
+    return {} if token is None else {"Authorization": f"Bearer {token}"}
+
+
+class GatewayClient:
+    """Typed calls to one gateway; every error body becomes :class:`ApiFailure`."""
+
+    def __init__(self, base_url: str, http: httpx.AsyncClient | None = None) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.http = http or httpx.AsyncClient(base_url=self.base_url, timeout=30.0)
+
+    async def aclose(self) -> None:
+        await self.http.aclose()
+
+    async def __aenter__(self) -> GatewayClient:
+        return self
+
+    async def __aexit__(self, *_: object) -> None:
+        await self.aclose()
+
+    async def _call(
+        self,
+        method: str,
+        path: str,
+        token: str | None = None,
+        params: dict[str, Any] | None = None,
+        body: Any = None,
+    ) -> Any:
+        response = await self.http.request(
+            method, path, headers=_bearer(token), params=params, json=body
+        )
+        if response.status_code >= 400:
+            raise _failure(response)
+        return response.json()
+
+    async def games(self) -> list[dict[str, Any]]:
+        reply: list[dict[str, Any]] = (await self._call("GET", "/v1/games"))["games"]
+        return reply
+
+    async def create_table(
+        self,
+        game: str,
+        seats: int,
+        options: dict[str, Any] | None = None,
+        seed: bytes | None = None,
+    ) -> dict[str, Any]:
+        body: dict[str, Any] = {"game": game, "seats": seats, "options": options or {}}
+        if seed is not None:
+            body["seed"] = seed.hex()
+        reply: dict[str, Any] = await self._call("POST", "/v1/tables", body=body)
+        return reply
+
+    async def lobby(self, game: str | None = None) -> list[dict[str, Any]]:
+        params = {"game": game} if game else None
+        reply: list[dict[str, Any]] = (await self._call("GET", "/v1/tables", params=params))[
+            "tables"
+        ]
+        return reply
+
+    async def view(
+        self, table_id: str, token: str | None = None, min_version: int | None = None
+    ) -> dict[str, Any]:
+        params = None if min_version is None else {"min_version": min_version}
+        reply: dict[str, Any] = await self._call(
+            "GET", f"/v1/tables/{table_id}", token, params=params
+        )
+        return reply
+
+    async def legal_commands(self, table_id: str, token: str) -> dict[str, Any]:
+        reply: dict[str, Any] = await self._call(
+            "GET", f"/v1/tables/{table_id}/legal-commands", token
+        )
+        return reply
+
+    async def command(
+        self,
+        table_id: str,
+        token: str,
+        command_id: str,
+        command: dict[str, Any],
+        expected_version: int | None = None,
+    ) -> dict[str, Any]:
+        body: dict[str, Any] = {"command_id": command_id, "command": command}
+        if expected_version is not None:
+            body["expected_version"] = expected_version
+        reply: dict[str, Any] = await self._call(
+            "POST", f"/v1/tables/{table_id}/commands", token, body=body
+        )
+        return reply
+
+    async def events(
+        self, table_id: str, token: str | None = None, after: int = 0
+    ) -> dict[str, Any]:
+        reply: dict[str, Any] = await self._call(
+            "GET", f"/v1/tables/{table_id}/events", token, params={"after": after}
+        )
+        return reply
+
+    async def replay(
+        self, table_id: str, at: int, token: str | None = None, seat: int | None = None
+    ) -> dict[str, Any]:
+        params: dict[str, Any] = {"at": at}
+        if seat is not None:
+            params["seat"] = seat
+        reply: dict[str, Any] = await self._call(
+            "GET", f"/v1/tables/{table_id}/replay", token, params=params
+        )
+        return reply
+
+    async def audit(self, table_id: str) -> dict[str, Any]:
+        reply: dict[str, Any] = await self._call("GET", f"/v1/tables/{table_id}/audit")
+        return reply
+
+    async def export(self, table_id: str) -> str:
+        response = await self.http.get(f"/v1/tables/{table_id}/export")
+        if response.status_code >= 400:
+            raise _failure(response)
+        return response.text
+
+    async def stream(
+        self,
+        table_id: str,
+        token: str | None = None,
+        last_event_id: str | None = None,
+    ) -> AsyncIterator[ServerEvent]:
+        """The table's SSE stream until the server closes it (after ``end``)."""
+        headers = _bearer(token)
+        if last_event_id is not None:
+            headers["Last-Event-ID"] = last_event_id
+        async with self.http.stream(
+            "GET",
+            f"/v1/tables/{table_id}/events/stream",
+            headers=headers,
+            timeout=httpx.Timeout(30.0, read=None),
+        ) as response:
+            if response.status_code >= 400:
+                await response.aread()
+                raise _failure(response)
+            fields: dict[str, str] = {}
+            async for line in response.aiter_lines():
+                if not line:
+                    if "data" in fields:
+                        yield ServerEvent(
+                            fields.get("id"), fields.get("event", "message"), fields["data"]
+                        )
+                    fields = {}
+                    continue
+                if line.startswith(":"):
+                    continue
+                name, _, value = line.partition(":")
+                value = value.removeprefix(" ")
+                if name == "data" and "data" in fields:
+                    value = f"{fields['data']}\n{value}"
+                fields[name] = value
+
+
+def _failure(response: httpx.Response) -> ApiFailure:
+    try:
+        body = response.json()
+        return ApiFailure(
+            response.status_code,
+            str(body.get("code", "")),
+            str(body.get("message", "")),
+            dict(body.get("details") or {}),
+        )
+    except (ValueError, AttributeError):
+        return ApiFailure(response.status_code, "http.error", response.text[:200], {})
+
+
+@dataclass
+class PlayedTable:
+    """A finished bot game."""
+
+    table_id: str
+    game: str
+    seats: int
+    tokens: list[str]
+    version: int
+    status: dict[str, Any]
+    commands: int
+    seed_commitment: str
+    mirror: Table
+    latencies: list[float] = field(default_factory=list)
+
+
+class BotTable:
+    """Bots seated at one table, playing it over HTTP one command at a time.
+
+    Each turn the seat to act asks for its legal commands with its own token and sends one
+    with ``expected_version``. Random bots choose among what the gateway lists. Greedy bots
+    look one command ahead, which needs the full state: the driver opened the table with
+    its own seed, so it keeps an exact local mirror (``engines.core.play.Table``) by
+    applying each accepted command, and checks the mirror's version against the
+    gateway's after every command.
+    """
+
+    def __init__(
+        self,
+        client: GatewayClient,
+        created: dict[str, Any],
+        seed: bytes,
+        bots: str = "random",
+        bot_seed: int = 0,
+        options: dict[str, Any] | None = None,
+    ) -> None:
+        if bots not in ("random", "greedy"):
+            raise ValueError(f"unknown bots {bots!r}; choose random or greedy")
+        self.client = client
+        self.table_id: str = created["table_id"]
+        self.game: str = created["game"]
+        self.seats: int = created["seats"]
+        self.tokens: list[str] = created["tokens"]
+        self.version: int = created["version"]
+        self.seed_commitment: str = created["seed_commitment"]
+        self.engine = engines.get(self.game)
+        self.mirror = Table.create(
+            self.engine, TableConfig(self.table_id, self.seats, dict(options or {})), seed
+        )
+        self.status: dict[str, Any] = {}
+        self.commands = 0
+        self.latencies: list[float] = []
+        self._random = random.Random(bot_seed)
+        self._greedy = GreedyBot(bot_seed) if bots == "greedy" else None
+
+    @classmethod
+    async def open(
+        cls,
+        client: GatewayClient,
+        game: str,
+        seats: int,
+        bots: str = "random",
+        bot_seed: int = 0,
+        options: dict[str, Any] | None = None,
+    ) -> BotTable:
+        seed = secrets.token_bytes(32)
+        created = await client.create_table(game, seats, options=options, seed=seed)
+        return cls(client, created, seed, bots, bot_seed, options)
+
+    async def refresh(self) -> dict[str, Any]:
+        """The table's status, no older than the last accepted command."""
+        self.status = (await self.client.view(self.table_id, min_version=self.version))["status"]
+        return self.status
+
+    async def step(self, clock: Callable[[], float] | None = None) -> bool:
+        """Let the seat to act send one command; ``False`` once the game is over."""
+        status = await self.refresh()
+        if status.get("finished"):
+            return False
+        seat = int(status["to_act"][0])
+        token = self.tokens[seat]
+        legal = await self.client.legal_commands(self.table_id, token)
+        if self._greedy is not None:
+            chosen = to_json(self._greedy.choose(self.engine, self.mirror.state, seat))
+        else:
+            chosen = self._random.choice(legal["commands"])
+        started = clock() if clock else 0.0
+        reply = await self.client.command(
+            self.table_id, token, f"{self.table_id}.{self.commands}", chosen, legal["version"]
+        )
+        if clock is not None:
+            self.latencies.append(clock() - started)
+        self.commands += 1
+        self.version = reply["version"]
+        self.mirror.execute(seat, from_json(self.engine.command_type, chosen))
+        # The gateway's log also holds the revealed seed once the game has ended.
+        if self.mirror.version not in (self.version, self.version - 1):
+            raise RuntimeError(
+                f"table {self.table_id}: mirror at {self.mirror.version}, gateway at {self.version}"
+            )
+        return True
+
+    def result(self) -> PlayedTable:
+        return PlayedTable(
+            self.table_id,
+            self.game,
+            self.seats,
+            self.tokens,
+            self.version,
+            self.status,
+            self.commands,
+            self.seed_commitment,
+            self.mirror,
+            self.latencies,
+        )
+
+
+Progress = Callable[[BotTable, dict[str, Any]], None]
+
+
+async def play_table(
+    client: GatewayClient,
+    game: str,
+    seats: int,
+    bots: str = "random",
+    bot_seed: int = 0,
+    on_progress: Progress | None = None,
+    options: dict[str, Any] | None = None,
+    max_commands: int = 20_000,
+    clock: Callable[[], float] | None = None,
+) -> PlayedTable:
+    """Open a table and let bots play it to the end over HTTP (see :class:`BotTable`)."""
+    table = await BotTable.open(client, game, seats, bots, bot_seed, options)
+    while await table.step(clock):
+        if on_progress is not None:
+            on_progress(table, table.status)
+        if table.commands >= max_commands:
+            raise RuntimeError(f"table {table.table_id} did not end within {max_commands} commands")
+    if on_progress is not None:
+        on_progress(table, table.status)
+    return table.result()
+
+
+def event_summary(data: str) -> str:
+    """One short line for an SSE event's JSON."""
+    event = json.loads(data)
+    body = event.get("event")
+    kind = next(iter(body), "?") if isinstance(body, dict) and body else "hidden"
+    if "seed_revealed" in event:
+        kind = "seed_revealed"
+    return f"v{event.get('version')} seat {event.get('seat')}: {kind}"

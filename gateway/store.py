@@ -1,0 +1,136 @@
+"""Everything the gateway reads from Redis: table meta, read models, the lobby, the
+projector's lag, wake-ups for streaming, and the raw log of finished tables.
+
+Writes never happen here: the engine services append and the projector projects.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from redis.exceptions import ResponseError
+
+from gateway.errors import ApiError
+from proto import common_pb2
+from services.eventstore import EventStore, TableNotFound, connect, shard_of
+
+__all__ = ["ReadModel", "ReadStore"]
+
+_META_CACHE = 10_000
+
+
+@dataclass(frozen=True, slots=True)
+class ReadModel:
+    """One projected document and the table version it reflects."""
+
+    version: int
+    data: dict[str, Any]
+
+
+def _decode(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)
+
+
+class ReadStore:
+    """Read-only access to one deployment's Redis."""
+
+    def __init__(self, redis: Any, shards: int) -> None:
+        self.redis = redis
+        self.shards = shards
+        self.events = EventStore(redis, shards=shards)
+        # Meta is written once at creation and never changes, so caching it is safe.
+        self._meta: OrderedDict[str, common_pb2.TableMeta] = OrderedDict()
+
+    @classmethod
+    async def open(cls, url: str, shards: int) -> ReadStore:
+        return cls(await connect(url), shards)
+
+    async def close(self) -> None:
+        close = getattr(self.redis, "aclose", None) or self.redis.close
+        await close()
+
+    def prefix(self, table_id: str) -> str:
+        return f"bw:{{s{shard_of(table_id, self.shards)}}}:t:{table_id}"
+
+    async def ping(self) -> bool:
+        return bool(await self.redis.ping())
+
+    async def meta(self, table_id: str) -> common_pb2.TableMeta:
+        """The table's meta; 404 ``table.not_found`` when there is no such table."""
+        cached = self._meta.get(table_id)
+        if cached is not None:
+            self._meta.move_to_end(table_id)
+            return cached
+        try:
+            meta = await self.events.meta(table_id)
+        except TableNotFound:
+            raise ApiError(404, "table.not_found", f"No table {table_id!r}.") from None
+        self._meta[table_id] = meta
+        if len(self._meta) > _META_CACHE:
+            self._meta.popitem(last=False)
+        return meta
+
+    async def read_model(self, table_id: str, name: str) -> ReadModel | None:
+        """``view:public``, ``view:seat:<n>`` or ``view:status`` as last projected."""
+        raw = await self.redis.hgetall(f"{self.prefix(table_id)}:view:{name}")
+        if not raw:
+            return None
+        fields = {_decode(k): _decode(v) for k, v in raw.items()}
+        try:
+            return ReadModel(int(fields["version"]), json.loads(fields["json"]))
+        except (KeyError, ValueError):
+            return None
+
+    async def read_model_at_least(
+        self, table_id: str, name: str, min_version: int, wait: float
+    ) -> ReadModel | None:
+        """The read model once it reflects ``min_version``; ``None`` if the projector is
+        still behind after ``wait`` seconds (the caller then asks the engine)."""
+        deadline = time.monotonic() + wait
+        delay = 0.005
+        while True:
+            model = await self.read_model(table_id, name)
+            if model is not None and model.version >= min_version:
+                return model
+            if time.monotonic() >= deadline:
+                return None
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 0.1)
+
+    async def lobby(self, game: str) -> dict[str, dict[str, Any]]:
+        raw = await self.redis.hgetall(f"bw:lobby:{game}")
+        lobby: dict[str, dict[str, Any]] = {}
+        for key, value in raw.items():
+            try:
+                lobby[_decode(key)] = json.loads(_decode(value))
+            except ValueError:
+                continue
+        return lobby
+
+    async def projector_lag(self) -> dict[str, Any]:
+        raw = await self.redis.get("bw:projector:lag")
+        if raw is None:
+            return {}
+        try:
+            lag = json.loads(_decode(raw))
+        except ValueError:
+            return {}
+        return lag if isinstance(lag, dict) else {"lag": lag}
+
+    async def wait_for_events(self, table_id: str, after: int, block_ms: int) -> bool:
+        """Block until the table's stream has an entry past version ``after``."""
+        key = f"{self.prefix(table_id)}:events"
+        try:
+            reply = await self.redis.xread({key: f"{after}-1"}, count=1, block=block_ms)
+        except ResponseError:
+            return False
+        return bool(reply)
+
+    async def log(self, table_id: str) -> list[common_pb2.StoredEvent]:
+        """The whole stored log, unredacted (only ever served for finished tables)."""
+        return list(await self.events.read(table_id))

@@ -1,0 +1,139 @@
+"""The whole system as real processes on free loopback ports: one engine service per
+game, the projector and the gateway, against a Redis the caller provides.
+
+Used by the end-to-end tests and by ``benchmarks/bench_e2e.py``.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from types import TracebackType
+from typing import Self
+
+import httpx
+
+from services.redis_server import free_port
+
+__all__ = ["Stack", "StackError"]
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class StackError(RuntimeError):
+    """A process of the stack did not start; carries the tail of its log."""
+
+
+class Stack:
+    """``with Stack(redis_url) as stack: ... stack.url ...``"""
+
+    def __init__(
+        self,
+        redis_url: str,
+        games: tuple[str, ...] = ("freunde",),
+        shards: int = 16,
+        extra_env: dict[str, str] | None = None,
+    ) -> None:
+        self.redis_url = redis_url
+        self.games = games
+        self.shards = shards
+        self.extra_env = dict(extra_env or {})
+        self.processes: dict[str, subprocess.Popen[bytes]] = {}
+        self.log_dir = Path(tempfile.mkdtemp(prefix="boardwright-e2e-"))
+        self.engine_addrs: dict[str, str] = {}
+        self.port = 0
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def env(self) -> dict[str, str]:
+        env = dict(os.environ)
+        env.update(
+            REDIS_URL=self.redis_url,
+            BW_SHARDS=str(self.shards),
+            BW_ENGINE_ADDRS=",".join(f"{g}={a}" for g, a in self.engine_addrs.items()),
+            BW_LOG_LEVEL="warning",
+            PYTHONUNBUFFERED="1",
+        )
+        env.update(self.extra_env)
+        return env
+
+    def _spawn(self, name: str, *args: str) -> None:
+        log = (self.log_dir / f"{name}.log").open("wb")
+        self.processes[name] = subprocess.Popen(
+            [sys.executable, *args],
+            cwd=ROOT,
+            env=self.env(),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+
+    def log_tail(self, name: str, lines: int = 40) -> str:
+        path = self.log_dir / f"{name}.log"
+        return (
+            "\n".join(path.read_text(errors="replace").splitlines()[-lines:])
+            if path.exists()
+            else ""
+        )
+
+    def start(self, timeout_s: float = 60.0) -> Self:
+        for game in self.games:
+            self.engine_addrs[game] = f"127.0.0.1:{free_port()}"
+        for game, addr in self.engine_addrs.items():
+            port = addr.rsplit(":", 1)[1]
+            self._spawn(f"engine-{game}", "-m", "services.engine", "--game", game, "--port", port)
+        self._spawn("projector", "-m", "services.projector")
+        self.port = free_port()
+        self._spawn("gateway", "-m", "gateway", "--port", str(self.port))
+        self._wait_ready(timeout_s)
+        return self
+
+    def _wait_ready(self, timeout_s: float) -> None:
+        deadline = time.monotonic() + timeout_s
+        last = ""
+        while time.monotonic() < deadline:
+            for name, process in self.processes.items():
+                if process.poll() is not None:
+                    self.stop()
+                    raise StackError(
+                        f"{name} exited with {process.returncode}:\n{self.log_tail(name)}"
+                    )
+            try:
+                reply = httpx.get(f"{self.url}/readyz", timeout=2.0)
+                if reply.status_code == 200:
+                    return
+                last = reply.text
+            except httpx.HTTPError as error:
+                last = str(error)
+            time.sleep(0.1)
+        tails = "\n".join(f"--- {n}\n{self.log_tail(n)}" for n in self.processes)
+        self.stop()
+        raise StackError(f"the stack was not ready within {timeout_s}s ({last})\n{tails}")
+
+    def stop(self) -> None:
+        for process in self.processes.values():
+            if process.poll() is None:
+                process.terminate()
+        for process in self.processes.values():
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        self.processes.clear()
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
