@@ -1,0 +1,106 @@
+"""Helpers shared by the engine-service, async-path and projector tests (no tests here).
+
+Games are real Freunde games with a short ``round_limit`` so that a whole game takes a
+few dozen commands; bots pick uniformly among the legal commands with a fixed seed.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+import pytest
+
+import engines
+from engines.core.contract import TableConfig
+from engines.core.messages import from_json
+from engines.core.play import Table
+from proto import common_pb2, engine_pb2
+from services.engine.handler import TableHost
+from services.eventstore import EventStore, connect
+from services.redis_server import RedisServer, RedisServerError
+
+SEED = bytes(range(32))
+ROUND_LIMIT = 3
+SHARDS = 4
+
+FREUNDE = engines.get("freunde")
+
+
+@pytest.fixture(scope="module")
+def private_redis_url() -> Iterator[str]:
+    """A Redis of this module's own: the async path and the projector use shard-wide keys."""
+    try:
+        server = RedisServer(appendfsync="no").start()
+    except RedisServerError as error:
+        pytest.skip(f"no redis-server to start: {error}")
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
+async def open_host(url: str, **options: Any) -> TableHost:
+    """A table host on its own connection: one engine-service replica."""
+    return TableHost(EventStore(await connect(url), shards=SHARDS), FREUNDE, **options)
+
+
+@pytest.fixture
+async def host(redis_url: str) -> AsyncIterator[TableHost]:
+    replica = await open_host(redis_url)
+    try:
+        yield replica
+    finally:
+        await replica.store.redis.aclose()
+
+
+def create_request(table_id: str, seats: int = 2, **options: Any) -> engine_pb2.CreateTableRequest:
+    options.setdefault("round_limit", ROUND_LIMIT)
+    return engine_pb2.CreateTableRequest(
+        table_id=table_id,
+        seats=seats,
+        options={name: json.dumps(value) for name, value in options.items()},
+        seed=SEED,
+    )
+
+
+def scripted_game(table_id: str, seats: int = 2, bot_seed: int = 7) -> list[tuple[int, Any]]:
+    """A whole game's commands, (seat, command), chosen by a seeded random bot."""
+    config = TableConfig(table_id, seats, {"round_limit": ROUND_LIMIT})
+    table = Table.create(FREUNDE, config, SEED)
+    chooser = random.Random(bot_seed)
+    table.play(lambda t, seat: chooser.choice(FREUNDE.legal_commands(t.state, seat)))
+    return [(record.seat, record.command) for record in table.commands]
+
+
+def envelope(
+    table_id: str, command_id: str, seat: int, command: Any, expected: int | None = None
+) -> common_pb2.CommandEnvelope:
+    env = common_pb2.CommandEnvelope(
+        table_id=table_id, command_id=command_id, seat=seat, payload=command.SerializeToString()
+    )
+    if expected is not None:
+        env.expected_version = expected
+    return env
+
+
+def command_from_json(text: str) -> Any:
+    return from_json(FREUNDE.command_type, json.loads(text))
+
+
+async def play_with_bots(host: TableHost, table_id: str, bot_seed: int = 1) -> int:
+    """Play the table to its end through ``host``; returns the number of commands."""
+    chooser = random.Random(bot_seed)
+    sent = 0
+    while True:
+        loaded = await host.load(table_id)
+        outcome = FREUNDE.outcome(loaded.state)
+        if outcome.finished:
+            return sent
+        seat = outcome.to_act[0]
+        command = chooser.choice(FREUNDE.legal_commands(loaded.state, seat))
+        reply = await host.execute(envelope(table_id, f"bot-{sent}", seat, command))
+        assert reply.HasField("accepted"), reply
+        sent += 1
