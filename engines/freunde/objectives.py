@@ -56,10 +56,21 @@ def emperor_threshold(seats: int) -> int:
 
 
 def _plot_pattern_shown(state: FreundeState, card: int) -> bool:
+    """Some turn of the card's pattern lies on irrigated plots of the right colours.
+
+    Every pattern's first cell is its origin, which no turn moves, so each irrigated
+    plot of that cell's colour is tried as the origin.
+    """
     colours = {h: TILES[t].colour for h, t in state.plots if h in state.irrigated}
     for pattern in _PATTERNS[card]:
-        for anchor in colours:
-            if all(colours.get(hexgrid.add(anchor, cell)) == colour for cell, colour in pattern):
+        origin_colour, rest = pattern[0][1], pattern[1:]
+        for (q, r), colour in colours.items():
+            if colour != origin_colour:
+                continue
+            for (dq, dr), wanted in rest:
+                if colours.get((q + dq, r + dr)) != wanted:
+                    break
+            else:
                 return True
     return False
 

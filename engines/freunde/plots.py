@@ -19,20 +19,24 @@ __all__ = ["DRAW_COUNT", "can_place_at", "draw_plots", "place_plot", "plot_spots
 DRAW_COUNT = 3
 
 
-def can_place_at(state: FreundeState, h: Hex) -> bool:
-    """Plots: an empty hex beside the pond, or beside two placed plots."""
-    plots = plot_map(state)
+def _open_spot(plots: dict[Hex, int], h: Hex) -> bool:
     if h == POND or h in plots:
         return False
     around = hexgrid.neighbours(h)
     return POND in around or sum(1 for n in around if n in plots) >= 2
 
 
+def can_place_at(state: FreundeState, h: Hex) -> bool:
+    """Plots: an empty hex beside the pond, or beside two placed plots."""
+    return _open_spot(plot_map(state), h)
+
+
 def plot_spots(state: FreundeState) -> list[Hex]:
     """Every hex a plot may be placed on now."""
-    candidates = {n for h, _ in state.plots for n in hexgrid.neighbours(h)}
+    plots = plot_map(state)
+    candidates = {n for h in plots for n in hexgrid.neighbours(h)}
     candidates.update(hexgrid.neighbours(POND))
-    return sorted(h for h in candidates if can_place_at(state, h))
+    return sorted(h for h in candidates if _open_spot(plots, h))
 
 
 def draw_plots(state: FreundeState, seat: int) -> list[pb.Event]:
