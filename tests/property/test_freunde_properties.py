@@ -120,9 +120,10 @@ def check_views(state: FreundeState) -> None:
         assert drawn == (list(state.drawn_plots) if seat == state.turn else [])
 
 
-def check_redaction(event: pb.Event, seats: int) -> None:
+def check_redaction(event: Any, seats: int) -> None:
     """Deck orders are hidden from all; cards and drawn plots from all but their owner."""
     kind = event.WhichOneof("kind")
+    assert kind is not None
     for seat in (None, *range(seats)):
         seen = ENGINE.redact(event, seat)
         assert seen is not None and seen.WhichOneof("kind") == kind
