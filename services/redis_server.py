@@ -32,6 +32,8 @@ from types import TracebackType
 from typing import Literal, Self
 
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 __all__ = [
     "RedisCluster",
@@ -207,7 +209,9 @@ class RedisServer:
             stderr=subprocess.PIPE,
         )
         deadline = time.monotonic() + _START_TIMEOUT_S
-        client = redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=1.0)
+        client = redis.Redis(
+            host="127.0.0.1", port=self.port, socket_timeout=1.0, retry=Retry(NoBackoff(), 0)
+        )
         try:
             while time.monotonic() < deadline:
                 if process.poll() is not None:
@@ -232,11 +236,14 @@ class RedisServer:
         """SHUTDOWN (the AOF is flushed and fsynced), then wait; terminate if it hangs."""
         process, self._process = self._process, None
         if process is not None and process.poll() is None:
-            client = redis.Redis(host="127.0.0.1", port=self.port, socket_timeout=5.0)
-            # SHUTDOWN closes the connection instead of replying; any error here is
-            # followed by a terminate below, so it is safe to ignore.
+            # No retries: SHUTDOWN answers by closing the connection, which a retrying
+            # client would take for a network fault and back off from for seconds.
+            client = redis.Redis(
+                host="127.0.0.1", port=self.port, socket_timeout=5.0, retry=Retry(NoBackoff(), 0)
+            )
+            # Any error here is followed by a terminate below, so it is safe to ignore.
             with contextlib.suppress(redis.RedisError):
-                client.shutdown(nosave=True)
+                client.execute_command("SHUTDOWN", "NOSAVE")
             client.close()
             try:
                 process.wait(timeout=_STOP_TIMEOUT_S)

@@ -25,8 +25,11 @@ async def is_cluster(url: str) -> bool:
 async def connect(url: str) -> AnyRedis:
     """A client for ``url``: a cluster client when the server is a cluster node.
 
-    Replies stay bytes (``decode_responses=False``): events are protobuf bytes.
+    Replies stay bytes (``decode_responses=False``): events are protobuf bytes. A cluster
+    client is returned initialised, so its slot map is usable before the first command.
     """
     if await is_cluster(url):
-        return RedisCluster.from_url(url, decode_responses=False)
+        cluster = RedisCluster.from_url(url, decode_responses=False)
+        await cluster.initialize()
+        return cluster
     return Redis.from_url(url, decode_responses=False)
