@@ -369,6 +369,6 @@ def event_summary(data: str) -> str:
     event = json.loads(data)
     body = event.get("event")
     kind = next(iter(body), "?") if isinstance(body, dict) and body else "hidden"
-    if "seed_revealed" in event:
+    if event.get("seed_revealed"):
         kind = "seed_revealed"
     return f"v{event.get('version')} seat {event.get('seat')}: {kind}"

@@ -79,10 +79,10 @@ async def _stream(
         reply = await _page(gateway, caller, after, _PAGE)
         seed_seen = False
         for event in reply.events:
-            rendered = render_redacted(event)
-            seed_seen = seed_seen or "seed_revealed" in rendered
+            rendered = EventOut(**render_redacted(event))
+            seed_seen = seed_seen or rendered.seed_revealed is not None
             after = event.version
-            yield {"id": str(after), "event": "event", "data": json.dumps(rendered)}
+            yield {"id": str(after), "event": "event", "data": rendered.model_dump_json()}
         if len(reply.events) == _PAGE:
             continue
         if seed_seen or (reply.events == [] and await _ended(gateway, caller, after)):
