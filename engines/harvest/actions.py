@@ -1,0 +1,72 @@
+"""Action Phase: placing Player Pieces, and the abilities that re-use action spaces."""
+
+from __future__ import annotations
+
+from engines.core.errors import RuleViolation
+from engines.harvest.content import Space, content
+from engines.harvest.events import granted, resolved, wrap
+from engines.harvest.rules import acting_step, is_open, pay, space_cost, space_tasks, spaces_in_play
+from engines.harvest.state import HarvestState
+from proto import harvest_pb2 as pb
+
+__all__ = ["move_piece", "place_worker", "reuse_space", "space_in_play"]
+
+
+def space_in_play(state: HarvestState, space_id: str) -> Space:
+    for space in spaces_in_play(state):
+        if space.id == space_id:
+            return space
+    raise RuleViolation("space.unknown", "There is no such action space this round.")
+
+
+def _visit(state: HarvestState, seat: int, space: Space, payment: pb.Payment) -> list[pb.Event]:
+    cost = space_cost(state, space)
+    return [
+        *pay(state, seat, cost, payment, f"space:{space.id}"),
+        granted(seat, f"space:{space.id}", space_tasks(state, space), new_step=True),
+    ]
+
+
+def place_worker(state: HarvestState, cmd: pb.PlaceWorker, seat: int) -> list[pb.Event]:
+    """Action Phase: put a piece on an Open action space, pay its cost, take its actions."""
+    if state.phase != "actions" or state.awaiting != "place":
+        raise RuleViolation("place.not_now", "You cannot place a Player Piece now.")
+    space = space_in_play(state, cmd.space)
+    if not is_open(state, space):
+        raise RuleViolation("space.closed", "That action space is closed this round.")
+    visit = _visit(state, seat, space, cmd.payment)
+    return [wrap(worker_placed=pb.WorkerPlaced(seat=seat, space=space.id)), *visit]
+
+
+def reuse_space(state: HarvestState, cmd: pb.ReuseSpace, seat: int) -> list[pb.Event]:
+    """Backyard Shed (any 2-action space, closed or not) and Printing Press (a space
+    holding one of your pieces, paying its cost again)."""
+    step = acting_step(state, seat)
+    space = space_in_play(state, cmd.space)
+    kinds = [t.kind for t in step.tasks]
+    if "two_space" in kinds and space.id in content().two_action_spaces:
+        index = kinds.index("two_space")
+    elif "repeat_space" in kinds and (space.id, seat) in state.placements:
+        index = kinds.index("repeat_space")
+    elif "two_space" in kinds or "repeat_space" in kinds:
+        raise RuleViolation("reuse.wrong_space", "You cannot use that action space this way.")
+    else:
+        raise RuleViolation("reuse.none", "Nothing lets you use an action space again.")
+    return [resolved(seat, index), *_visit(state, seat, space, cmd.payment)]
+
+
+def move_piece(state: HarvestState, cmd: pb.MovePiece, seat: int) -> list[pb.Event]:
+    """Jaime the Rabbit: after all placements, move one piece to an Open space and act."""
+    if state.phase != "jaime" or state.awaiting != "move" or state.turn != seat:
+        raise RuleViolation("move.not_now", "You cannot move a Player Piece now.")
+    if (cmd.from_space, seat) not in state.placements:
+        raise RuleViolation("move.no_piece", "You have no Player Piece on that space.")
+    target = space_in_play(state, cmd.to_space)
+    if target.id == cmd.from_space:
+        raise RuleViolation("move.same_space", "Move the piece to another space.")
+    if not is_open(state, target):
+        raise RuleViolation("space.closed", "That action space is closed this round.")
+    moved = wrap(
+        piece_moved=pb.PieceMoved(seat=seat, from_space=cmd.from_space, to_space=target.id)
+    )
+    return [moved, *_visit(state, seat, target, cmd.payment)]

@@ -1,0 +1,104 @@
+"""Taking simple benefits: gains, the Forest Die, Remi's choice, end-game buildings."""
+
+from __future__ import annotations
+
+from engines.core.errors import RuleViolation
+from engines.core.rng import Rng
+from engines.harvest.buildings import end_game_points
+from engines.harvest.content import content
+from engines.harvest.events import granted, resolved, resources, wrap
+from engines.harvest.rules import acting_step, gain
+from engines.harvest.state import HarvestState, Task
+from proto import harvest_pb2 as pb
+
+__all__ = ["SIMPLE", "is_simple", "options_for", "reroll_die", "roll_die", "take_benefit"]
+
+SIMPLE = frozenset(
+    {
+        "coin",
+        "water",
+        "fertilizer",
+        "points",
+        "fill_bucket",
+        "upgrade_bucket",
+        "reroll",
+        "water_or_fertilizer",
+        "remi",
+        "roll_die",
+    }
+)
+
+
+def is_simple(task: Task) -> bool:
+    return (
+        task.kind in SIMPLE
+        or task.kind.startswith("seed:")
+        or task.kind.startswith("die:")
+        or task.kind.startswith("end:")
+    )
+
+
+def options_for(task: Task) -> tuple[str, ...]:
+    """The choices a benefit offers (``""``: none to make)."""
+    if task.kind == "water_or_fertilizer":
+        return ("water", "fertilizer")
+    if task.kind == "remi":
+        return ("again", "coin")
+    return ("",)
+
+
+def roll_die(seat: int, rng: Rng) -> list[pb.Event]:
+    """Roll the Forest Die; the face's benefit waits to be taken (or re-rolled)."""
+    face = rng.below(len(content().die_faces))
+    return [
+        wrap(forest_die_rolled=pb.ForestDieRolled(seat=seat, face=face)),
+        granted(seat, "forest_die", [(f"die:{face}", 1)], new_step=False),
+    ]
+
+
+def take_benefit(state: HarvestState, cmd: pb.TakeBenefit, seat: int, rng: Rng) -> list[pb.Event]:
+    """Sunrise Phase 2 / Icon Reference: take one waiting benefit, in the order you choose."""
+    step = acting_step(state, seat)
+    if not 0 <= cmd.task < len(step.tasks):
+        raise RuleViolation("benefit.unknown", "There is no such benefit waiting.")
+    task = step.tasks[cmd.task]
+    if not is_simple(task):
+        raise RuleViolation("benefit.needs_action", "That one is taken with its own action.")
+    if cmd.option not in options_for(task):
+        raise RuleViolation("benefit.bad_option", "Choose one of the options this benefit offers.")
+    done = resolved(seat, cmd.task)
+    kind = task.kind
+    if kind == "water_or_fertilizer":
+        return [done, *gain(state, seat, cmd.option, 1, "space")]
+    if kind == "remi":
+        if cmd.option == "coin":
+            return [done, resources(seat, "remi", coins=1)]
+        benefit = content().sunrise_tile(state.players[seat].sunrise)[1]
+        return [done, granted(seat, "remi", [benefit], new_step=False)]
+    if kind == "roll_die":
+        return [done, *roll_die(seat, rng)]
+    if kind.startswith("die:"):
+        face = content().die_faces[int(kind.removeprefix("die:"))]
+        return [done, *(e for k, a in face for e in gain(state, seat, k, a, "forest_die"))]
+    if kind.startswith("end:"):
+        building = kind.removeprefix("end:")
+        rule = content().end_game_rule(building)
+        if rule is not None and rule[0] == "field_action":
+            return [done, granted(seat, f"end:{building}", [("field", 1)], new_step=False)]
+        points = end_game_points(state, seat, building)
+        return [done, *([resources(seat, f"end:{building}", points=points)] if points else [])]
+    return [done, *gain(state, seat, kind, task.amount, step.source)]
+
+
+def reroll_die(state: HarvestState, cmd: pb.RerollDie, seat: int, rng: Rng) -> list[pb.Event]:
+    """Farmhouse: re-roll the Forest Die once (one re-roll each round)."""
+    step = acting_step(state, seat)
+    if not 0 <= cmd.task < len(step.tasks) or not step.tasks[cmd.task].kind.startswith("die:"):
+        raise RuleViolation("reroll.no_roll", "There is no Forest Die result to re-roll.")
+    if state.players[seat].rerolls < 1:
+        raise RuleViolation("reroll.none_left", "You have no re-roll left this round.")
+    return [
+        resources(seat, "reroll", rerolls=-1),
+        resolved(seat, cmd.task),
+        *roll_die(seat, rng),
+    ]

@@ -1,0 +1,106 @@
+"""``decide``: route a command to the rule that handles it, then run the automatic steps."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engines.core.errors import RuleViolation
+from engines.core.rng import Rng
+from engines.harvest.actions import move_piece, place_worker, reuse_space
+from engines.harvest.benefits import reroll_die, take_benefit
+from engines.harvest.buildings import repeat_building
+from engines.harvest.events import wrap
+from engines.harvest.evolve import evolve
+from engines.harvest.fields import field_action, plant_seed, tend_crop
+from engines.harvest.flow import advance
+from engines.harvest.setup import draft_order, draft_pick, keep_start
+from engines.harvest.state import HarvestState
+from engines.harvest.store import purchase
+from engines.harvest.sunrise import choose_sunrise
+from engines.harvest.trading import trade, upgrade_seed
+from engines.harvest.workshop import build, clear_land, upgrade_bucket
+from proto import harvest_pb2 as pb
+
+__all__ = ["apply_rule", "decide", "to_act"]
+
+Handler = Callable[[HarvestState, object, int, Rng], list[pb.Event]]
+
+MODE_COMMANDS = {"plant": "plant_seed", "tend": "tend_crop"}
+
+
+def to_act(state: HarvestState) -> tuple[int, ...]:
+    """The seats that may send a command now."""
+    if state.phase == "choose_start":
+        return tuple(s for s in range(state.seats) if s not in state.done)
+    if state.phase == "draft":
+        order = draft_order(state)
+        return (order[state.draft_picks],) if state.draft_picks < len(order) else ()
+    if state.steps:
+        return (state.steps[-1].seat,)
+    return (state.turn,) if state.turn >= 0 else ()
+
+
+def finish(state: HarvestState, cmd: pb.Finish, seat: int) -> list[pb.Event]:
+    """End what is being resolved: a sub-action, a space's actions, a turn; or pass
+    on Jaime's move. Remaining optional benefits are given up."""
+    step = state.steps[-1] if state.steps else None
+    if step is not None:
+        if step.owed:
+            raise RuleViolation("tend.owed", f"Place the tended {step.owed} first.")
+        return [wrap(step_finished=pb.StepFinished(seat=seat))]
+    if state.phase == "jaime" and state.awaiting == "move":
+        return [wrap(step_finished=pb.StepFinished(seat=seat))]
+    raise RuleViolation("finish.not_now", "There is nothing to finish: make your choice.")
+
+
+def _no_rng(rule: Callable[[HarvestState, object, int], list[pb.Event]]) -> Handler:
+    return lambda state, cmd, seat, rng: rule(state, cmd, seat)
+
+
+HANDLERS: dict[str, Handler] = {
+    "keep_start": _no_rng(keep_start),  # type: ignore[arg-type]
+    "draft_pick": _no_rng(draft_pick),  # type: ignore[arg-type]
+    "choose_sunrise": _no_rng(choose_sunrise),  # type: ignore[arg-type]
+    "place_worker": _no_rng(place_worker),  # type: ignore[arg-type]
+    "take_benefit": take_benefit,  # type: ignore[dict-item]
+    "purchase": _no_rng(purchase),  # type: ignore[arg-type]
+    "field_action": _no_rng(field_action),  # type: ignore[arg-type]
+    "plant_seed": _no_rng(plant_seed),  # type: ignore[arg-type]
+    "tend_crop": _no_rng(tend_crop),  # type: ignore[arg-type]
+    "upgrade_bucket": _no_rng(upgrade_bucket),  # type: ignore[arg-type]
+    "clear_land": clear_land,  # type: ignore[dict-item]
+    "build": _no_rng(build),  # type: ignore[arg-type]
+    "trade": _no_rng(trade),  # type: ignore[arg-type]
+    "upgrade_seed": _no_rng(upgrade_seed),  # type: ignore[arg-type]
+    "reuse_space": _no_rng(reuse_space),  # type: ignore[arg-type]
+    "repeat_building": _no_rng(repeat_building),  # type: ignore[arg-type]
+    "reroll_die": reroll_die,  # type: ignore[dict-item]
+    "move_piece": _no_rng(move_piece),  # type: ignore[arg-type]
+    "finish": _no_rng(finish),  # type: ignore[arg-type]
+}
+
+
+def apply_rule(state: HarvestState, command: pb.Command, seat: int, rng: Rng) -> list[pb.Event]:
+    """The command's own events (without what follows automatically), or RuleViolation."""
+    if state.phase == "finished":
+        raise RuleViolation("game.over", "The game is over.")
+    if seat not in to_act(state):
+        raise RuleViolation("turn.not_yours", "It is not your turn to act.")
+    kind = command.WhichOneof("kind")
+    if kind is None:
+        raise RuleViolation("command.empty", "The command is empty.")
+    step = state.steps[-1] if state.steps else None
+    if step is not None and step.owed and kind != "tend_crop":
+        raise RuleViolation("tend.owed", f"Place the tended {step.owed} first.")
+    if step is not None and step.mode and kind not in (MODE_COMMANDS[step.mode], "finish"):
+        raise RuleViolation(f"{step.mode}.in_progress", f"Finish your {step.mode} action first.")
+    return HANDLERS[kind](state, getattr(command, kind), seat, rng)
+
+
+def decide(state: HarvestState, command: pb.Command, seat: int, rng: Rng) -> list[pb.Event]:
+    """The events a command produces, followed by the automatic ones."""
+    events = apply_rule(state, command, seat, rng)
+    after = state
+    for event in events:
+        after = evolve(after, event)
+    return events + advance(after, rng)

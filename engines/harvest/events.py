@@ -1,0 +1,56 @@
+"""Small constructors for Harvest's events, so rules read in the game's words."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from engines.core.polyomino import Cell
+from engines.harvest.content import TaskSpec, content
+from proto import harvest_pb2 as pb
+
+__all__ = [
+    "cell_numbers",
+    "cells_of",
+    "granted",
+    "resolved",
+    "resources",
+    "wrap",
+]
+
+
+def wrap(**kind: object) -> pb.Event:
+    """An ``Event`` holding the one message given by keyword (``wrap(turn_began=...)``)."""
+    return pb.Event(**kind)  # type: ignore[arg-type]
+
+
+def cell_numbers(cells: Iterable[Cell]) -> list[int]:
+    grid = content().grid
+    return sorted(grid.index(c) for c in cells)
+
+
+def cells_of(numbers: Iterable[int]) -> frozenset[Cell]:
+    grid = content().grid
+    return frozenset(grid.cell(n) for n in numbers)
+
+
+def resources(seat: int, reason: str, **deltas: int) -> pb.Event:
+    """A signed change of one player's supply and tracks."""
+    return wrap(resources_changed=pb.ResourcesChanged(seat=seat, reason=reason, **deltas))
+
+
+def granted(
+    seat: int, source: str, tasks: Iterable[TaskSpec], new_step: bool, mode: str = ""
+) -> pb.Event:
+    return wrap(
+        tasks_granted=pb.TasksGranted(
+            seat=seat,
+            source=source,
+            tasks=[pb.Task(kind=k, amount=a) for k, a in tasks],
+            new_step=new_step,
+            mode=mode,
+        )
+    )
+
+
+def resolved(seat: int, task: int, used: str = "") -> pb.Event:
+    return wrap(task_resolved=pb.TaskResolved(seat=seat, task=task, used=used))

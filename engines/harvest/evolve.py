@@ -1,0 +1,357 @@
+"""``evolve``: record one event in the state. Never draws, never checks a rule."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from engines.harvest.content import content
+from engines.harvest.events import cells_of
+from engines.harvest.rules import phase_order
+from engines.harvest.state import Built, Crop, FinalScore, HarvestState, Player, Step, Task
+from proto import harvest_pb2 as pb
+
+__all__ = ["COUNTED", "evolve"]
+
+# Tasks resolved one at a time (each use takes one off ``amount``); every other task
+# is a gain taken all at once.
+COUNTED = frozenset(
+    {
+        "purchase",
+        "field",
+        "workshop",
+        "trade",
+        "roll_die",
+        "seed_upgrade",
+        "build",
+        "clear_land",
+        "clear_land_no_die",
+        "two_space",
+        "repeat_space",
+        "repeat_built",
+        "plant_free",
+        "tend_free",
+        "rose",
+    }
+)
+
+ORDERED_PHASES = ("actions", "jaime", "game_end")
+PHASE_AWAITS = {"sunrise": "choose", "actions": "place", "jaime": "move"}
+
+
+def _player(state: HarvestState, seat: int, **changes: object) -> HarvestState:
+    players = list(state.players)
+    players[seat] = replace(players[seat], **changes)  # type: ignore[arg-type]
+    return replace(state, players=tuple(players))
+
+
+def _top(state: HarvestState, **changes: object) -> HarvestState:
+    top = replace(state.steps[-1], **changes)  # type: ignore[arg-type]
+    return replace(state, steps=(*state.steps[:-1], top))
+
+
+def _set_up(state: HarvestState, e: pb.GameSetUp) -> HarvestState:
+    c = content()
+    players = tuple(
+        Player(
+            dealt_characters=tuple(d.characters),
+            dealt_farmhouses=tuple(d.farmhouses),
+            sunrise=d.sunrise,
+            coins=c.start_coins,
+            water=c.start_water,
+            bucket=c.start_bucket,
+            fertilizer=c.start_fertilizer,
+            seeds=c.start_seeds,
+            forests=tuple(sorted(c.grid.cell(n) for n in d.forests)),
+            pieces=c.pieces,
+        )
+        for d in e.deals
+    )
+    workshop = tuple(e.workshop)
+    return replace(
+        state,
+        seats=e.seats,
+        draft=e.draft,
+        first_game=e.first_game,
+        phase="draft" if e.draft else "choose_start",
+        players=players,
+        workshop=workshop,
+        revealed_buildings=frozenset(b for b in workshop if b),
+        market_large=e.market_large,
+        market_small=e.market_small,
+        market_seen=frozenset(t for t in (e.market_large, e.market_small) if t),
+        market_left=c.market_stack - 1,
+        gairy_tiles_per_turn=e.gairy_tiles_per_turn,
+        gairy_pieces=c.pieces * e.gairy_tiles_per_turn,
+        draft_characters=tuple(e.draft_characters),
+        draft_farmhouses=tuple(e.draft_farmhouses),
+        order=tuple(sorted(range(e.seats), key=lambda s: players[s].sunrise)),
+    )
+
+
+def _turn_began(state: HarvestState, e: pb.TurnBegan) -> HarvestState:
+    if e.phase != state.phase:
+        order = phase_order(state, e.phase) if e.phase in ORDERED_PHASES else state.order
+        state = replace(state, phase=e.phase, done=frozenset(), order=order, position=-1)
+    position = state.order.index(e.seat) if e.seat in state.order else state.position
+    state = replace(
+        state,
+        turn=e.seat,
+        awaiting=PHASE_AWAITS.get(e.phase, ""),
+        position=position,
+    )
+    if e.seat >= 0:
+        state = _player(state, e.seat, mick_used=False)
+    return state
+
+
+def _granted(state: HarvestState, e: pb.TasksGranted) -> HarvestState:
+    tasks = tuple(Task(t.kind, t.amount) for t in e.tasks)
+    if e.source == "mick":
+        state = _player(state, e.seat, mick_used=True)
+    if e.new_step or not state.steps:
+        step = Step(seat=e.seat, source=e.source, tasks=tasks, mode=e.mode)
+        return replace(state, steps=(*state.steps, step))
+    return _top(state, tasks=state.steps[-1].tasks + tasks)
+
+
+def _resolved(state: HarvestState, e: pb.TaskResolved) -> HarvestState:
+    top = state.steps[-1]
+    tasks = list(top.tasks)
+    task = tasks[e.task]
+    if task.kind in COUNTED and task.amount > 1:
+        tasks[e.task] = Task(task.kind, task.amount - 1)
+    else:
+        del tasks[e.task]
+    used = top.used | {e.used} if e.used else top.used
+    return _top(state, tasks=tuple(tasks), used=used)
+
+
+def _resources(state: HarvestState, e: pb.ResourcesChanged) -> HarvestState:
+    p = state.players[e.seat]
+    seeds = tuple(
+        n + d for n, d in zip(p.seeds, (e.wheat, e.strawberry, e.blueberry, e.pumpkin), strict=True)
+    )
+    return _player(
+        state,
+        e.seat,
+        coins=p.coins + e.coins,
+        water=p.water + e.water,
+        bucket=p.bucket + e.bucket,
+        fertilizer=p.fertilizer + e.fertilizer,
+        points=p.points + e.points,
+        seeds=seeds,
+        rerolls=p.rerolls + e.rerolls,
+    )
+
+
+def _worker_placed(state: HarvestState, e: pb.WorkerPlaced) -> HarvestState:
+    placements = (*state.placements, (e.space, e.seat)) if e.space else state.placements
+    state = replace(state, placements=placements)
+    if e.seat < 0:
+        return replace(state, gairy_pieces=state.gairy_pieces - 1)
+    p = state.players[e.seat]
+    return replace(_player(state, e.seat, pieces=p.pieces - 1), awaiting="")
+
+
+def _crop_placed(state: HarvestState, e: pb.CropPlaced) -> HarvestState:
+    p = state.players[e.seat]
+    cells = cells_of(e.cells)
+    if e.crop == "blueberry":
+        crops = tuple(
+            replace(c, berry=True) if c.kind == "bush" and c.cells & cells else c for c in p.crops
+        )
+    else:
+        crops = (*p.crops, Crop(e.crop, cells))
+    state = _player(state, e.seat, crops=crops)
+    if state.steps:
+        state = _top(state, owed=e.owed)
+    return state
+
+
+def _harvested(state: HarvestState, e: pb.CropsHarvested) -> HarvestState:
+    p = state.players[e.seat]
+    kept = tuple(replace(c, berry=False) for c in p.crops if c.kind == "bush")
+    return _player(state, e.seat, crops=kept)
+
+
+def _land_cleared(state: HarvestState, e: pb.LandCleared) -> HarvestState:
+    p = state.players[e.seat]
+    forest = content().grid.cell(e.forest)
+    state = _player(state, e.seat, forests=tuple(f for f in p.forests if f != forest))
+    return _revealed(state, e.building, e.slot)
+
+
+def _revealed(state: HarvestState, building: str, slot: int) -> HarvestState:
+    workshop = list(state.workshop)
+    if slot >= 0:
+        workshop[slot] = building
+    return replace(
+        state,
+        workshop=tuple(workshop),
+        revealed_buildings=state.revealed_buildings | {building},
+    )
+
+
+def _built(state: HarvestState, e: pb.BuildingBuilt) -> HarvestState:
+    workshop = list(state.workshop)
+    workshop[e.slot] = ""
+    cells = cells_of(e.cells)
+    p = state.players[e.seat]
+    state = replace(state, workshop=tuple(workshop))
+    return _player(
+        state,
+        e.seat,
+        crops=tuple(c for c in p.crops if not c.cells & cells),
+        buildings=(*p.buildings, Built(e.building, cells)),
+    )
+
+
+def _step_finished(state: HarvestState, e: pb.StepFinished) -> HarvestState:
+    steps = state.steps[:-1]
+    state = replace(state, steps=steps)
+    if steps:
+        return state
+    return replace(state, turn=-1, awaiting="", done=state.done | {e.seat})
+
+
+def _piece_moved(state: HarvestState, e: pb.PieceMoved) -> HarvestState:
+    placements = list(state.placements)
+    placements.remove((e.from_space, e.seat))
+    placements.append((e.to_space, e.seat))
+    return replace(state, placements=tuple(placements), awaiting="")
+
+
+def _round_ended(state: HarvestState, e: pb.RoundEnded) -> HarvestState:
+    c = content()
+    shifted = ("", "", *state.workshop[:4])
+    left = state.market_left
+    if e.market_large in dict(c.market_large):
+        left -= 1
+    players = tuple(replace(p, pieces=c.pieces) for p in state.players)
+    return replace(
+        state,
+        phase="sunset",
+        round=e.next_round,
+        turn=-1,
+        awaiting="",
+        players=players,
+        placements=(),
+        workshop=shifted,
+        market_large=e.market_large,
+        market_small=e.market_small,
+        market_seen=state.market_seen | {e.market_large, e.market_small} - {""},
+        market_left=left,
+        display=(),
+        gairy_sunrise=0,
+        gairy_revealed=frozenset(),
+        gairy_pieces=c.pieces * state.gairy_tiles_per_turn,
+    )
+
+
+def _finished(state: HarvestState, e: pb.GameFinished) -> HarvestState:
+    final = tuple(
+        FinalScore(
+            seat=s.seat,
+            total=s.total,
+            track=s.track,
+            buildings=s.buildings,
+            crops=s.crops,
+            bushes=s.bushes,
+            coins=s.coins,
+            leftovers=s.leftovers,
+        )
+        for s in e.scores
+    )
+    return replace(
+        state, phase="finished", turn=-1, awaiting="", final=final, winners=tuple(e.winners)
+    )
+
+
+def _start_kept(state: HarvestState, e: pb.StartKept) -> HarvestState:
+    state = _player(state, e.seat, character=e.character, farmhouse=e.farmhouse)
+    return replace(state, done=state.done | {e.seat})
+
+
+def _draft_picked(state: HarvestState, e: pb.DraftPicked) -> HarvestState:
+    p = state.players[e.seat]
+    state = _player(
+        state,
+        e.seat,
+        character=e.character or p.character,
+        farmhouse=e.farmhouse or p.farmhouse,
+    )
+    return replace(state, draft_picks=state.draft_picks + 1)
+
+
+def _sunrise_revealed(state: HarvestState, e: pb.SunriseRevealed) -> HarvestState:
+    order = tuple(sorted(range(state.seats), key=lambda s: state.players[s].sunrise))
+    return replace(
+        state,
+        phase="sunrise",
+        round=e.round,
+        display=tuple(e.tiles),
+        gairy_sunrise=e.gairy_tile,
+        order=order,
+        done=frozenset(),
+        turn=-1,
+        awaiting="",
+        position=-1,
+    )
+
+
+def _sunrise_taken(state: HarvestState, e: pb.SunriseTaken) -> HarvestState:
+    old = state.players[e.seat].sunrise
+    display = tuple(old if t == e.tile else t for t in state.display)
+    return replace(_player(state, e.seat, sunrise=e.tile), display=display, awaiting="")
+
+
+def _gairy_drawn(state: HarvestState, e: pb.GairyTileDrawn) -> HarvestState:
+    return replace(state, gairy_revealed=state.gairy_revealed | {e.tile})
+
+
+def _crop_returned(state: HarvestState, e: pb.CropReturned) -> HarvestState:
+    return _top(state, owed="") if state.steps else state
+
+
+def _building_revealed(state: HarvestState, e: pb.BuildingRevealed) -> HarvestState:
+    return _revealed(state, e.building, e.slot)
+
+
+def _die_rolled(state: HarvestState, e: pb.ForestDieRolled) -> HarvestState:
+    return state
+
+
+_EVOLVERS: dict[str, Callable[[HarvestState, Any], HarvestState]] = {
+    "game_set_up": _set_up,
+    "start_kept": _start_kept,
+    "draft_picked": _draft_picked,
+    "sunrise_revealed": _sunrise_revealed,
+    "sunrise_taken": _sunrise_taken,
+    "tasks_granted": _granted,
+    "task_resolved": _resolved,
+    "resources_changed": _resources,
+    "turn_began": _turn_began,
+    "worker_placed": _worker_placed,
+    "gairy_tile_drawn": _gairy_drawn,
+    "crop_placed": _crop_placed,
+    "crop_returned": _crop_returned,
+    "crops_harvested": _harvested,
+    "land_cleared": _land_cleared,
+    "building_revealed": _building_revealed,
+    "building_built": _built,
+    "forest_die_rolled": _die_rolled,
+    "step_finished": _step_finished,
+    "piece_moved": _piece_moved,
+    "round_ended": _round_ended,
+    "game_finished": _finished,
+}
+
+
+def evolve(state: HarvestState, event: pb.Event) -> HarvestState:
+    """The state after ``event``."""
+    kind = event.WhichOneof("kind")
+    if kind is None:
+        return state
+    return _EVOLVERS[kind](state, getattr(event, kind))

@@ -1,0 +1,194 @@
+"""The Fields: Plant, Tend and Harvest, each one Field Action."""
+
+from __future__ import annotations
+
+from engines.core.errors import RuleViolation
+from engines.core.polyomino import Shape, adjacent, normalize, orientations, placements
+from engines.harvest.content import content
+from engines.harvest.events import cell_numbers, cells_of, granted, resolved, resources, wrap
+from engines.harvest.rules import acting_step, empty_cells, seed_count, supply_left
+from engines.harvest.state import HarvestState, Player
+from proto import harvest_pb2 as pb
+
+__all__ = [
+    "FIELD_KINDS",
+    "field_action",
+    "harvest",
+    "plant_cost",
+    "plant_seed",
+    "planting_spots",
+    "tend_crop",
+    "tending_spots",
+]
+
+FIELD_KINDS = ("plant", "tend", "harvest")
+
+
+def piece_of(seed: str) -> str:
+    """A planted Blueberry seed is a Blueberry Bush tile."""
+    return "bush" if seed == "blueberry" else seed
+
+
+def plant_cost(player: Player, seed: str) -> int:
+    """Plant: the seed's Fertilizer cost (Penny the Pig: 1 fewer, at least 0)."""
+    discount = int(content().character(player.character).get("plant_discount", 0))
+    return max(0, content().crop(seed).fertilizer - discount)
+
+
+def planting_spots(player: Player, seed: str) -> tuple[Shape, ...]:
+    """Every orientation and position of the seed's tile on empty field spaces."""
+    return placements(content().crop(seed).shape, empty_cells(player))
+
+
+def tending_spots(player: Player, crop: str) -> tuple[Shape, ...]:
+    """Tend: empty spaces for a new tile touching a planted crop of that type.
+
+    Blueberries do not spread: each Bush without a Blueberry is a spot.
+    """
+    if crop == "blueberry":
+        return tuple(c.cells for c in player.crops if c.kind == "bush" and not c.berry)
+    planted = [c.cells for c in player.crops if c.kind == crop]
+    if not planted:
+        return ()
+    grown = frozenset().union(*planted)
+    return tuple(
+        s for s in placements(content().crop(crop).shape, empty_cells(player)) if adjacent(s, grown)
+    )
+
+
+def field_action(state: HarvestState, cmd: pb.FieldAction, seat: int) -> list[pb.Event]:
+    """The Fields: take one Field Action. Mick the Badger gets one more, once a turn."""
+    step = acting_step(state, seat)
+    kinds = [t.kind for t in step.tasks]
+    if "field" not in kinds:
+        raise RuleViolation("field.none", "You have no Field Action left.")
+    if cmd.kind not in FIELD_KINDS:
+        raise RuleViolation("field.unknown", "A Field Action is plant, tend or harvest.")
+    events = [resolved(seat, kinds.index("field"))]
+    player = state.players[seat]
+    mick = content().character(player.character).get("extra_field_action")
+    if mick and state.phase in ("actions", "jaime") and not player.mick_used:
+        events.append(granted(seat, "mick", [("field", 1)], new_step=False))
+    if cmd.kind == "harvest":
+        return events + harvest(state, seat)
+    events.append(granted(seat, cmd.kind, [], new_step=True, mode=cmd.kind))
+    return events
+
+
+def plant_seed(state: HarvestState, cmd: pb.PlantSeed, seat: int) -> list[pb.Event]:
+    """Plant: one seed from your supply onto empty field spaces, paying its Fertilizer.
+
+    The Silo plants one seed without Fertilizer.
+    """
+    step = acting_step(state, seat)
+    kinds = [t.kind for t in step.tasks]
+    if step.mode == "plant":
+        events: list[pb.Event] = []
+        free = False
+    elif "plant_free" in kinds:
+        events = [resolved(seat, kinds.index("plant_free"))]
+        free = True
+    else:
+        raise RuleViolation("plant.not_now", "You are not planting now.")
+    if cmd.seed not in content().seeds:
+        raise RuleViolation("plant.unknown_seed", "That is not a Seed.")
+    player = state.players[seat]
+    if seed_count(player, cmd.seed) < 1:
+        raise RuleViolation("plant.no_seed", "You have no such Seed in your supply.")
+    cells = cells_of(_checked_cells(cmd.cells))
+    if normalize(cells) not in orientations(content().crop(cmd.seed).shape):
+        raise RuleViolation("plant.bad_shape", "The Seed's tile does not have that shape.")
+    if not cells <= empty_cells(player):
+        raise RuleViolation("plant.not_empty", "Seeds go on empty field spaces.")
+    cost = 0 if free else plant_cost(player, cmd.seed)
+    if player.fertilizer < cost:
+        raise RuleViolation("plant.no_fertilizer", "You do not have enough Fertilizer.")
+    return [
+        *events,
+        resources(seat, "plant", fertilizer=-cost, **{cmd.seed: -1}),
+        wrap(
+            crop_placed=pb.CropPlaced(seat=seat, crop=piece_of(cmd.seed), cells=cell_numbers(cells))
+        ),
+    ]
+
+
+def _checked_cells(numbers: object) -> list[int]:
+    grid = content().grid
+    cells = list(numbers)  # type: ignore[call-overload]
+    if len(set(cells)) != len(cells) or any(not 0 <= n < grid.rows * grid.cols for n in cells):
+        raise RuleViolation("field.bad_cells", "Those are not field spaces of your farm.")
+    return cells
+
+
+def tend_crop(state: HarvestState, cmd: pb.TendCrop, seat: int) -> list[pb.Event]:
+    """Tend: pay the crop's Water and grow a matching crop beside it (Strawberries: two;
+    Blueberries: one on a bare Bush). The Weather Vane tends once without Water."""
+    step = acting_step(state, seat)
+    player = state.players[seat]
+    cells = cells_of(_checked_cells(cmd.cells))
+    if step.owed:
+        return _place_owed(state, step.owed, cmd.crop, cells, seat)
+    kinds = [t.kind for t in step.tasks]
+    if step.mode == "tend":
+        events: list[pb.Event] = []
+        free = False
+    elif "tend_free" in kinds:
+        events = [resolved(seat, kinds.index("tend_free"))]
+        free = True
+    else:
+        raise RuleViolation("tend.not_now", "You are not tending now.")
+    if cmd.crop not in content().seeds:
+        raise RuleViolation("tend.unknown_crop", "That is not a Crop.")
+    crop = content().crop(cmd.crop)
+    cost = 0 if free else crop.water
+    if player.water < cost:
+        raise RuleViolation("tend.no_water", "You do not have enough Water.")
+    if supply_left(state, "berry" if cmd.crop == "blueberry" else cmd.crop) < 1:
+        raise RuleViolation("supply.empty", "The Supply has no more of that Crop.")
+    if cells not in tending_spots(player, cmd.crop):
+        raise RuleViolation("tend.bad_spot", _spot_message(cmd.crop))
+    owed = cmd.crop if crop.spread > 1 else ""
+    paid = [resources(seat, "tend", water=-cost)] if cost else []
+    placed = pb.CropPlaced(seat=seat, crop=cmd.crop, cells=cell_numbers(cells), owed=owed)
+    return [*events, *paid, wrap(crop_placed=placed)]
+
+
+def _spot_message(crop: str) -> str:
+    if crop == "blueberry":
+        return "A Blueberry goes on one of your Bushes that has none."
+    return "A tended Crop goes on empty spaces beside a Crop of its type."
+
+
+def _place_owed(
+    state: HarvestState, owed: str, crop: str, cells: frozenset[tuple[int, int]], seat: int
+) -> list[pb.Event]:
+    """Tend › Reminder: a crop with no legal field space goes back to the Supply."""
+    if crop != owed:
+        raise RuleViolation("tend.owed", f"Place the tended {owed} first.")
+    player = state.players[seat]
+    spots = tending_spots(player, owed) if supply_left(state, owed) > 0 else ()
+    if not cells:
+        if spots:
+            raise RuleViolation("tend.owed_has_space", f"The tended {owed} has a space to go.")
+        return [wrap(crop_returned=pb.CropReturned(seat=seat, crop=owed))]
+    if cells not in spots:
+        raise RuleViolation("tend.bad_spot", _spot_message(owed))
+    return [wrap(crop_placed=pb.CropPlaced(seat=seat, crop=owed, cells=cell_numbers(cells)))]
+
+
+def harvest(state: HarvestState, seat: int) -> list[pb.Event]:
+    """Harvest: every crop comes off (Bushes stay); points per crop, Fertilizer per
+    Wheat, and 1 Coin per different crop type harvested."""
+    c = content()
+    player = state.players[seat]
+    picked = [x.kind for x in player.crops if x.kind != "bush"]
+    picked += ["blueberry" for x in player.crops if x.berry]
+    points = sum(c.crop(k).points for k in picked)
+    fertilizer = sum(c.crop(k).harvest_fertilizer for k in picked)
+    fertilizer = min(fertilizer, c.max_fertilizer - player.fertilizer)
+    events = [wrap(crops_harvested=pb.CropsHarvested(seat=seat))]
+    if picked:
+        events.append(
+            resources(seat, "harvest", points=points, fertilizer=fertilizer, coins=len(set(picked)))
+        )
+    return events

@@ -1,0 +1,168 @@
+"""Turn and phase flow: who acts next, and the steps nobody chooses (Gairy, Sunset).
+
+After every accepted command ``advance`` runs the automatic steps until a seat must
+choose, so each command's events include whatever follows from it.
+"""
+
+from __future__ import annotations
+
+from engines.core.rng import Rng
+from engines.harvest.buildings import end_game_tasks
+from engines.harvest.content import content
+from engines.harvest.events import granted, wrap
+from engines.harvest.evolve import evolve
+from engines.harvest.gairy import gairy_turn
+from engines.harvest.rules import phase_order
+from engines.harvest.scoring import final_scores, winners
+from engines.harvest.state import HarvestState
+from engines.harvest.sunrise import reveal_sunrise
+from proto import harvest_pb2 as pb
+
+__all__ = ["advance"]
+
+
+def _turn(phase: str, seat: int) -> pb.Event:
+    return wrap(turn_began=pb.TurnBegan(phase=phase, seat=seat))
+
+
+def _after(state: HarvestState, phase: str) -> tuple[tuple[int, ...], int]:
+    """The order and the position to search from, for ``phase``."""
+    if state.phase == phase:
+        return state.order, state.position
+    return phase_order(state, phase), -1
+
+
+def _next_in(order: tuple[int, ...], position: int, wants: object) -> int | None:
+    for seat in order[position + 1 :]:
+        if wants(seat):  # type: ignore[operator]
+            return seat
+    return None
+
+
+def _has_pieces(state: HarvestState, seat: int) -> bool:
+    return state.gairy_pieces > 0 if seat < 0 else state.players[seat].pieces > 0
+
+
+def _action_turn(state: HarvestState, rng: Rng) -> list[pb.Event]:
+    """Action Phase: turns go round in Sunrise order until every piece is placed."""
+    order, position = _after(state, "actions")
+    seat = _next_in(order, position, lambda s: _has_pieces(state, s))
+    if seat is None:
+        seat = _next_in(order, -1, lambda s: _has_pieces(state, s))
+    if seat is None:
+        return _jaime_turn(state, rng)
+    began = _turn("actions", seat)
+    if seat >= 0:
+        return [began]
+    return [began, *gairy_turn(evolve(state, began), rng)]
+
+
+def _jaime_turn(state: HarvestState, rng: Rng) -> list[pb.Event]:
+    """Jaime the Rabbit may move a piece after all placements, before Sunset."""
+    c = content()
+    order, position = _after(state, "jaime")
+
+    def moves(seat: int) -> bool:
+        jaime = c.character(state.players[seat].character).get("moves_after_placement")
+        return bool(jaime) and any(s == seat for _, s in state.placements)
+
+    seat = _next_in(order, position, moves)
+    if seat is None:
+        return _sunset(state, rng)
+    return [_turn("jaime", seat)]
+
+
+def _sunset(state: HarvestState, rng: Rng) -> list[pb.Event]:
+    """Sunset Phase: pieces back, Workshop shifts down, market tile discarded, next round.
+    After the 4th Action Phase the game ends instead."""
+    c = content()
+    if state.round >= c.rounds:
+        return _game_end(state)
+    large = _next_market(state, rng, c.market_large, c.market_board_large[0], state.market_large)
+    small = ""
+    if state.market_small:
+        small = _next_market(
+            state, rng, c.market_small, c.market_board_small[0], state.market_small
+        )
+    return [
+        wrap(
+            round_ended=pb.RoundEnded(
+                next_round=state.round + 1, market_large=large, market_small=small
+            )
+        )
+    ]
+
+
+def _next_market(
+    state: HarvestState, rng: Rng, tiles: tuple[tuple[str, object], ...], board: str, top: str
+) -> str:
+    """Sunset 3: the next tile of a stack of 3, then the board's own spaces."""
+    if top == board or state.market_left <= 0:
+        return board
+    pool = sorted(t for t, _ in tiles if t not in state.market_seen)
+    return rng.choice(pool) if pool else board
+
+
+def _game_end(state: HarvestState) -> list[pb.Event]:
+    """Game End 1: each player in Sunrise order resolves their "End Game" buildings."""
+    order, position = _after(state, "game_end")
+    seat = _next_in(order, position, lambda s: bool(end_game_tasks(state.players[s])))
+    if seat is None:
+        scores = final_scores(state)
+        return [
+            wrap(
+                game_finished=pb.GameFinished(
+                    scores=[
+                        pb.FinalScore(
+                            seat=s.seat,
+                            total=s.total,
+                            track=s.track,
+                            buildings=s.buildings,
+                            crops=s.crops,
+                            bushes=s.bushes,
+                            coins=s.coins,
+                            leftovers=s.leftovers,
+                        )
+                        for s in scores
+                    ],
+                    winners=winners(scores),
+                )
+            )
+        ]
+    tasks = end_game_tasks(state.players[seat])
+    return [_turn("game_end", seat), granted(seat, "game_end", tasks, new_step=True)]
+
+
+def _next(state: HarvestState, rng: Rng) -> list[pb.Event]:
+    if state.phase in ("setup", "finished") or state.steps or state.turn >= 0:
+        return []
+    if state.phase == "choose_start":
+        return [reveal_sunrise(state, rng, 1)] if len(state.done) == state.seats else []
+    if state.phase == "draft":
+        return [reveal_sunrise(state, rng, 1)] if state.draft_picks >= 2 * state.seats else []
+    if state.phase == "sunrise":
+        for seat in state.order:
+            if seat not in state.done:
+                return [_turn("sunrise", seat)]
+        return _action_turn(state, rng)
+    if state.phase == "actions":
+        return _action_turn(state, rng)
+    if state.phase == "jaime":
+        return _jaime_turn(state, rng)
+    if state.phase == "sunset":
+        return [reveal_sunrise(state, rng, state.round)]
+    if state.phase == "game_end":
+        return _game_end(state)
+    return []
+
+
+def advance(state: HarvestState, rng: Rng) -> list[pb.Event]:
+    """The automatic events that follow, until a seat must choose or the game is over."""
+    events: list[pb.Event] = []
+    while True:
+        more = _next(state, rng)
+        if not more:
+            return events
+        for event in more:
+            state = evolve(state, event)
+        events += more

@@ -1,0 +1,222 @@
+"""Rules shared by every section: the supply, action spaces, costs and payments, gains.
+
+Each function names the rulebook section it follows.
+"""
+
+from __future__ import annotations
+
+from engines.core.errors import RuleViolation
+from engines.core.polyomino import Cell
+from engines.harvest.content import Space, TaskSpec, content
+from engines.harvest.events import resources
+from engines.harvest.state import HarvestState, Player, Step
+from proto import harvest_pb2 as pb
+
+__all__ = [
+    "SEED_FIELDS",
+    "acting_step",
+    "empty_cells",
+    "gain",
+    "is_open",
+    "market_spaces_in_play",
+    "pay",
+    "payments",
+    "seed_count",
+    "space_cost",
+    "space_tasks",
+    "spaces_in_play",
+    "supply_left",
+    "top_step",
+]
+
+SEED_FIELDS = ("wheat", "strawberry", "blueberry", "pumpkin")
+
+
+def seed_count(player: Player, seed: str) -> int:
+    return player.seeds[SEED_FIELDS.index(seed)]
+
+
+def supply_left(state: HarvestState, piece: str) -> int:
+    """Components › Seed/Crop Tiles: how many tiles of a kind are left in the Supply.
+
+    ``piece`` is a seed name, ``bush`` (a blueberry seed is a Bush tile) or
+    ``berry`` (a Blueberry crop on a bush).
+    """
+    c = content()
+    if piece in ("blueberry", "bush"):
+        total = c.bush_supply
+        held = sum(p.seeds[2] + sum(1 for x in p.crops if x.kind == "bush") for p in state.players)
+        return total - held
+    if piece == "berry":
+        total = c.crop("blueberry").supply
+        return total - sum(1 for p in state.players for x in p.crops if x.berry)
+    index = SEED_FIELDS.index(piece)
+    held = sum(p.seeds[index] + sum(1 for x in p.crops if x.kind == piece) for p in state.players)
+    return c.crop(piece).supply - held
+
+
+def gain(state: HarvestState, seat: int, kind: str, amount: int, reason: str) -> list[pb.Event]:
+    """Icon Reference: gain Coins, Water, Fertilizer, Points, a Seed; fill or upgrade.
+
+    Tracks stop at their limits (Fertilizer 9, Water below the Bucket, Bucket 10)
+    and seeds at what the Supply holds; a gain of nothing records no event.
+    """
+    c = content()
+    p = state.players[seat]
+    delta: dict[str, int] = {}
+    if kind == "coin":
+        delta["coins"] = amount
+    elif kind == "points":
+        delta["points"] = amount
+    elif kind == "water":
+        delta["water"] = min(amount, p.bucket - 1 - p.water)
+    elif kind == "fertilizer":
+        delta["fertilizer"] = min(amount, c.max_fertilizer - p.fertilizer)
+    elif kind == "fill_bucket":
+        delta["water"] = p.bucket - 1 - p.water
+    elif kind == "upgrade_bucket":
+        delta["bucket"] = min(amount, c.max_bucket - p.bucket)
+    elif kind == "reroll":
+        delta["rerolls"] = min(amount, 1 - p.rerolls)
+    elif kind.startswith("seed:"):
+        seed = kind.removeprefix("seed:")
+        delta[seed] = min(amount, supply_left(state, seed))
+    else:
+        raise ValueError(f"not a simple gain: {kind}")
+    delta = {k: v for k, v in delta.items() if v > 0}
+    return [resources(seat, reason, **delta)] if delta else []
+
+
+def top_step(state: HarvestState) -> Step | None:
+    return state.steps[-1] if state.steps else None
+
+
+def acting_step(state: HarvestState, seat: int) -> Step:
+    """The step the seat is resolving; refuses when nothing is waiting."""
+    step = top_step(state)
+    if step is None or step.seat != seat:
+        raise RuleViolation("step.none", "You have nothing to resolve right now.")
+    return step
+
+
+def market_spaces_in_play(state: HarvestState) -> dict[str, tuple[int, tuple[TaskSpec, ...]]]:
+    """The Farmer's Market: the spaces of the top tiles (small ones only at 4 players)."""
+    c = content()
+    found: dict[str, tuple[int, tuple[TaskSpec, ...]]] = {}
+    for space in c.spaces:
+        if not space.market:
+            continue
+        tile = state.market_large if space.market == "large" else state.market_small
+        if not tile:
+            continue
+        spaces = c.market_tile(tile)
+        if space.market_space < len(spaces):
+            found[space.id] = spaces[space.market_space]
+    return found
+
+
+def spaces_in_play(state: HarvestState) -> tuple[Space, ...]:
+    """The action spaces on the Town Board this round."""
+    market = market_spaces_in_play(state)
+    return tuple(s for s in content().spaces if not s.market or s.id in market)
+
+
+def is_open(state: HarvestState, space: Space) -> bool:
+    """Action Phase › Open: no piece on it, or an always-open (infinity) space."""
+    return space.always_open or all(s != space.id for s, _ in state.placements)
+
+
+def space_cost(state: HarvestState, space: Space) -> int:
+    """The red price tag: fixed, the round number (Fields 3), or the market space's."""
+    if space.market:
+        return market_spaces_in_play(state)[space.id][0]
+    return state.round if space.cost_is_round else space.cost
+
+
+def space_tasks(state: HarvestState, space: Space) -> tuple[TaskSpec, ...]:
+    if space.market:
+        return market_spaces_in_play(state)[space.id][1]
+    return space.tasks
+
+
+def _river(player: Player) -> bool:
+    return bool(content().character(player.character).get("pays_with_resources"))
+
+
+def payments(player: Player, cost: int) -> list[pb.Payment]:
+    """Every way the player may pay a Coin cost (River the Fox: Water and Fertilizer too)."""
+    if cost <= 0:
+        return [pb.Payment()]
+    if not _river(player):
+        return [pb.Payment(coins=cost)] if player.coins >= cost else []
+    found = []
+    for water in range(min(cost, player.water) + 1):
+        for fertilizer in range(min(cost - water, player.fertilizer) + 1):
+            coins = cost - water - fertilizer
+            if coins <= player.coins:
+                found.append(pb.Payment(coins=coins, water=water, fertilizer=fertilizer))
+    return found
+
+
+def pay(
+    state: HarvestState, seat: int, cost: int, payment: pb.Payment, reason: str
+) -> list[pb.Event]:
+    """Pay a Coin cost as given; refuses a wrong sum or a payment the player cannot make."""
+    player = state.players[seat]
+    if payment.coins < 0 or payment.water < 0 or payment.fertilizer < 0:
+        raise RuleViolation("payment.invalid", "A payment cannot be negative.")
+    if (payment.water or payment.fertilizer) and not _river(player):
+        raise RuleViolation("payment.coins_only", "Only River the Fox may pay Coins with goods.")
+    if payment.coins + payment.water + payment.fertilizer != max(cost, 0):
+        raise RuleViolation("payment.wrong_amount", f"This costs {max(cost, 0)} Coins.")
+    if (
+        payment.coins > player.coins
+        or payment.water > player.water
+        or payment.fertilizer > player.fertilizer
+    ):
+        raise RuleViolation("payment.cannot_afford", "You do not have enough to pay that.")
+    if cost <= 0:
+        return []
+    return [
+        resources(
+            seat,
+            reason,
+            coins=-payment.coins,
+            water=-payment.water,
+            fertilizer=-payment.fertilizer,
+        )
+    ]
+
+
+def empty_cells(player: Player) -> frozenset[Cell]:
+    """Field spaces with no Forest, Building or Crop on them."""
+    c = content()
+    taken: set[Cell] = set()
+    for top, left in player.forests:
+        taken |= {(top + r, left + col) for r in range(2) for col in range(2)}
+    for built in player.buildings:
+        taken |= built.cells
+    for crop in player.crops:
+        taken |= crop.cells
+    return c.grid.cells - taken
+
+
+def forest_cells(player: Player) -> frozenset[Cell]:
+    cells: set[Cell] = set()
+    for top, left in player.forests:
+        cells |= {(top + r, left + col) for r in range(2) for col in range(2)}
+    return frozenset(cells)
+
+
+def phase_order(state: HarvestState, phase: str) -> tuple[int, ...]:
+    """Sunrise order (lowest tile first) for a phase; Gairy (-1) takes Action turns."""
+    sunrise = {seat: p.sunrise for seat, p in enumerate(state.players)}
+    if phase == "actions" and state.gairy_tiles_per_turn:
+        sunrise[-1] = state.gairy_sunrise
+    return tuple(sorted(sunrise, key=lambda s: sunrise[s]))
+
+
+def stack_count(state: HarvestState) -> int:
+    """Buildings still in the face-down stacks (unseen, and not on a farm as Forest)."""
+    unseen = len(content().buildings) - len(state.revealed_buildings)
+    return unseen - sum(len(p.forests) for p in state.players)

@@ -1,0 +1,123 @@
+"""Game Setup and Player Setup: everything random is drawn here and put in events."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engines.core.errors import RuleViolation
+from engines.core.rng import Rng
+from engines.harvest.content import content
+from engines.harvest.events import cell_numbers, resources, wrap
+from engines.harvest.state import HarvestState
+from proto import harvest_pb2 as pb
+
+__all__ = ["draft_order", "draft_pick", "keep_start", "set_up", "start_bucket_events"]
+
+
+def set_up(seats: int, options: Mapping[str, Any], rng: Rng) -> list[pb.Event]:
+    """Game Setup 1-8 and Player Setup 1-8 (the draft variant or first-game combos)."""
+    c = content()
+    if not 1 <= seats <= 4:
+        raise RuleViolation("setup.seats", "Harvest is for 1 to 4 players.")
+    draft = bool(options.get("draft", False))
+    first_game = bool(options.get("first_game", False)) and not draft
+    characters = rng.shuffle(c.characters)
+    farmhouses = rng.shuffle([f for f, _ in c.farmhouses])
+    sunrise = rng.shuffle([n for n, _, _ in c.sunrise])
+    combos = rng.shuffle(c.first_game)
+    workshop = [""] * len(c.workshop_slot_costs)
+    building_draw = rng.shuffle(c.buildings)
+    for slot, building in zip(c.workshop_setup_slots, building_draw, strict=False):
+        workshop[slot] = building
+    large = rng.choice([t for t, _ in c.market_large])
+    small = rng.choice([t for t, _ in c.market_small]) if seats == 4 else ""
+    deals = []
+    for seat in range(seats):
+        dealt_c: tuple[str, ...]
+        dealt_f: tuple[str, ...]
+        if first_game:
+            dealt_c, dealt_f = (combos[seat][0],), (combos[seat][1],)
+        elif draft:
+            dealt_c, dealt_f = (), ()
+        else:
+            dealt_c = characters[2 * seat : 2 * seat + 2]
+            dealt_f = farmhouses[2 * seat : 2 * seat + 2]
+        deals.append(
+            pb.SeatDeal(
+                characters=dealt_c,
+                farmhouses=dealt_f,
+                sunrise=sunrise[seat],
+                forests=cell_numbers(c.forests),
+            )
+        )
+    setup = pb.GameSetUp(
+        seats=seats,
+        draft=draft,
+        first_game=first_game,
+        deals=deals,
+        workshop=workshop,
+        market_large=large,
+        market_small=small,
+        gairy_tiles_per_turn={1: 2, 2: 1}.get(seats, 0),
+        draft_characters=characters[: seats + 1] if draft else (),
+        draft_farmhouses=farmhouses[: seats + 1] if draft else (),
+    )
+    events = [wrap(game_set_up=setup)]
+    if first_game:
+        for seat, (character, farmhouse) in enumerate(combos[:seats]):
+            events.append(
+                wrap(start_kept=pb.StartKept(seat=seat, character=character, farmhouse=farmhouse))
+            )
+            events += start_bucket_events(seat, character)
+    return events
+
+
+def start_bucket_events(seat: int, character: str) -> list[pb.Event]:
+    """Leland the Frog: the Bucket starts on 6 instead of 3."""
+    start = content().character(character).get("start_bucket")
+    if not start:
+        return []
+    return [resources(seat, "leland", bucket=int(start) - content().start_bucket)]
+
+
+def keep_start(state: HarvestState, cmd: pb.KeepStart, seat: int) -> list[pb.Event]:
+    """Player Setup 2: keep 1 of your 2 Characters and 1 of your 2 Farmhouses."""
+    if state.phase != "choose_start" or seat in state.done:
+        raise RuleViolation("start.not_now", "You have no Character and Farmhouse to choose.")
+    player = state.players[seat]
+    if cmd.character not in player.dealt_characters:
+        raise RuleViolation("start.not_dealt", "Keep one of the two Characters you were dealt.")
+    if cmd.farmhouse not in player.dealt_farmhouses:
+        raise RuleViolation("start.not_dealt", "Keep one of the two Farmhouses you were dealt.")
+    kept = pb.StartKept(seat=seat, character=cmd.character, farmhouse=cmd.farmhouse)
+    return [wrap(start_kept=kept), *start_bucket_events(seat, cmd.character)]
+
+
+def draft_order(state: HarvestState) -> tuple[int, ...]:
+    """Draft Variant: Sunrise order, then reverse Sunrise order."""
+    forward = tuple(sorted(range(state.seats), key=lambda s: state.players[s].sunrise))
+    return forward + tuple(reversed(forward))
+
+
+def draft_pick(state: HarvestState, cmd: pb.DraftPick, seat: int) -> list[pb.Event]:
+    """Draft Variant: take a revealed Character or Farmhouse; end with one of each."""
+    if state.phase != "draft":
+        raise RuleViolation("draft.not_now", "There is no draft now.")
+    player = state.players[seat]
+    taken_c = {p.character for p in state.players}
+    taken_f = {p.farmhouse for p in state.players}
+    if bool(cmd.character) == bool(cmd.farmhouse):
+        raise RuleViolation("draft.one", "Pick one Character or one Farmhouse.")
+    if cmd.character:
+        if player.character:
+            raise RuleViolation("draft.have_character", "You already have a Character.")
+        if cmd.character not in state.draft_characters or cmd.character in taken_c:
+            raise RuleViolation("draft.unavailable", "That Character is not available.")
+        picked = pb.DraftPicked(seat=seat, character=cmd.character)
+        return [wrap(draft_picked=picked), *start_bucket_events(seat, cmd.character)]
+    if player.farmhouse:
+        raise RuleViolation("draft.have_farmhouse", "You already have a Farmhouse.")
+    if cmd.farmhouse not in state.draft_farmhouses or cmd.farmhouse in taken_f:
+        raise RuleViolation("draft.unavailable", "That Farmhouse is not available.")
+    return [wrap(draft_picked=pb.DraftPicked(seat=seat, farmhouse=cmd.farmhouse))]

@@ -1,0 +1,53 @@
+"""The General Store: Fertilizer (free), fill the Bucket (1 Coin), Seeds (0/1/2/3)."""
+
+from __future__ import annotations
+
+from engines.core.errors import RuleViolation
+from engines.harvest.content import content
+from engines.harvest.events import resolved
+from engines.harvest.rules import acting_step, gain, pay, supply_left
+from engines.harvest.state import HarvestState
+from proto import harvest_pb2 as pb
+
+__all__ = ["ITEMS", "item_price", "purchase"]
+
+ITEMS = ("fertilizer", "fill_bucket", "wheat", "strawberry", "blueberry", "pumpkin")
+
+
+def item_price(item: str) -> int:
+    """The General Store's prices."""
+    if item == "fertilizer":
+        return 0
+    if item == "fill_bucket":
+        return 1
+    return content().crop(item).price
+
+
+def purchase(state: HarvestState, cmd: pb.Purchase, seat: int) -> list[pb.Event]:
+    """The General Store: one purchase per point of the space's value."""
+    step = acting_step(state, seat)
+    kinds = [t.kind for t in step.tasks]
+    if "purchase" not in kinds:
+        raise RuleViolation("purchase.none", "You have no General Store purchase left.")
+    if cmd.item not in ITEMS:
+        raise RuleViolation("purchase.unknown", "The General Store does not sell that.")
+    player = state.players[seat]
+    if cmd.item == "fertilizer" and player.fertilizer >= content().max_fertilizer:
+        raise RuleViolation("purchase.fertilizer_full", "Your Fertilizer track is full.")
+    if cmd.item == "fill_bucket" and player.water >= player.bucket - 1:
+        raise RuleViolation("purchase.bucket_full", "Your Bucket is already full.")
+    if cmd.item in content().seeds and supply_left(state, cmd.item) < 1:
+        raise RuleViolation("supply.empty", "The Supply has no more of that Seed.")
+    paid = pay(state, seat, item_price(cmd.item), cmd.payment, "general_store")
+    kind = cmd.item if cmd.item in ("fertilizer", "fill_bucket") else f"seed:{cmd.item}"
+    after = state
+    if paid:
+        from engines.harvest.evolve import evolve
+
+        for event in paid:
+            after = evolve(after, event)
+    return [
+        resolved(seat, kinds.index("purchase")),
+        *paid,
+        *gain(after, seat, kind, 1, "general_store"),
+    ]

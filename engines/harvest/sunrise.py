@@ -1,0 +1,55 @@
+"""Sunrise Phase: reveal the display, take a new tile, gain the Sunrise benefits."""
+
+from __future__ import annotations
+
+from engines.core.errors import RuleViolation
+from engines.core.rng import Rng
+from engines.harvest.content import TaskSpec, content
+from engines.harvest.events import granted, wrap
+from engines.harvest.state import HarvestState
+from proto import harvest_pb2 as pb
+
+__all__ = ["choose_sunrise", "reveal_sunrise", "sunrise_benefits"]
+
+
+def sunrise_benefits(state: HarvestState, seat: int, tile: int) -> list[TaskSpec]:
+    """Sunrise Phase 2: the tile's Coins and benefit, the Farmhouse, the Character.
+
+    Jaime gains 1 Coin fewer from the tile; Remi and Rose add their own choice.
+    """
+    c = content()
+    player = state.players[seat]
+    coins, benefit = c.sunrise_tile(tile)
+    character = c.character(player.character)
+    coins = max(0, coins + int(character.get("sunrise_coin_delta", 0)))
+    tasks: list[TaskSpec] = [("coin", coins)] if coins else []
+    tasks.append(benefit)
+    if player.farmhouse:
+        tasks.extend(c.farmhouse_tasks(player.farmhouse))
+    tasks.extend((str(k), int(a)) for k, a in character.get("sunrise_tasks", []))
+    return tasks
+
+
+def choose_sunrise(state: HarvestState, cmd: pb.ChooseSunrise, seat: int) -> list[pb.Event]:
+    """Sunrise Phase 2: take a tile from the display, leaving your old one in its place."""
+    if state.phase != "sunrise" or state.awaiting != "choose":
+        raise RuleViolation("sunrise.not_now", "You cannot choose a Sunrise tile now.")
+    if cmd.tile not in state.display:
+        raise RuleViolation("sunrise.not_in_display", "That Sunrise tile is not in the display.")
+    return [
+        wrap(sunrise_taken=pb.SunriseTaken(seat=seat, tile=cmd.tile)),
+        granted(seat, "sunrise", sunrise_benefits(state, seat, cmd.tile), new_step=True),
+    ]
+
+
+def reveal_sunrise(state: HarvestState, rng: Rng, round_number: int) -> pb.Event:
+    """Sunrise Phase 1 (and Gairy's Sunrise): reveal 3 tiles, one more for Gairy."""
+    c = content()
+    held = {p.sunrise for p in state.players}
+    pool = sorted(number for number, _, _ in c.sunrise if number not in held)
+    drawn = rng.shuffle(pool)
+    tiles = sorted(drawn[:3])
+    gairy = drawn[3] if state.gairy_tiles_per_turn and len(drawn) > 3 else 0
+    return wrap(
+        sunrise_revealed=pb.SunriseRevealed(round=round_number, tiles=tiles, gairy_tile=gairy)
+    )

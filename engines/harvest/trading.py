@@ -1,0 +1,67 @@
+"""The Trading Post: pay a Seed, 2 Fertilizer or 3 Water for one Trade Action."""
+
+from __future__ import annotations
+
+from engines.core.errors import RuleViolation
+from engines.harvest.content import TaskSpec
+from engines.harvest.events import granted, resolved, resources
+from engines.harvest.rules import SEED_FIELDS, acting_step, seed_count, supply_left
+from engines.harvest.state import HarvestState
+from proto import harvest_pb2 as pb
+
+__all__ = ["GIVES", "TRADE_ACTIONS", "trade", "upgrade_seed"]
+
+GIVES = {"fertilizer": 2, "water": 3}
+TRADE_ACTIONS: dict[str, tuple[TaskSpec, ...]] = {
+    "field": (("field", 1),),
+    "clear_land": (("clear_land_no_die", 1),),
+    "upgrade_seed": (("seed_upgrade", 1), ("coin", 1)),
+}
+
+
+def trade(state: HarvestState, cmd: pb.Trade, seat: int) -> list[pb.Event]:
+    """Trading Post Actions: each trade is paid again; the action then waits its turn."""
+    step = acting_step(state, seat)
+    kinds = [t.kind for t in step.tasks]
+    if "trade" not in kinds:
+        raise RuleViolation("trade.none", "You have no Trade Action left.")
+    if cmd.action not in TRADE_ACTIONS:
+        raise RuleViolation(
+            "trade.unknown_action", "Trade for a Field Action, Clear Land or a Seed upgrade."
+        )
+    player = state.players[seat]
+    if cmd.give == "seed":
+        if cmd.seed not in SEED_FIELDS or seed_count(player, cmd.seed) < 1:
+            raise RuleViolation("trade.no_seed", "You have no such Seed to trade.")
+        paid = resources(seat, "trade", **{cmd.seed: -1})
+    elif cmd.give in GIVES and not cmd.seed:
+        amount = GIVES[cmd.give]
+        if getattr(player, cmd.give) < amount:
+            raise RuleViolation("trade.cannot_afford", f"A trade costs {amount} {cmd.give}.")
+        paid = resources(seat, "trade", **{cmd.give: -amount})
+    else:
+        raise RuleViolation("trade.unknown_payment", "Pay with a Seed, 2 Fertilizer or 3 Water.")
+    return [
+        resolved(seat, kinds.index("trade")),
+        paid,
+        granted(seat, f"trade:{cmd.action}", TRADE_ACTIONS[cmd.action], new_step=False),
+    ]
+
+
+def upgrade_seed(state: HarvestState, cmd: pb.UpgradeSeed, seat: int) -> list[pb.Event]:
+    """Upgrade a Seed: Wheat to Strawberry to Blueberry to Pumpkin."""
+    step = acting_step(state, seat)
+    kinds = [t.kind for t in step.tasks]
+    if "seed_upgrade" not in kinds:
+        raise RuleViolation("upgrade_seed.none", "You have no Seed upgrade waiting.")
+    if cmd.seed not in SEED_FIELDS[:-1]:
+        raise RuleViolation("upgrade_seed.top", "Only Wheat, Strawberry and Blueberry upgrade.")
+    if seed_count(state.players[seat], cmd.seed) < 1:
+        raise RuleViolation("upgrade_seed.no_seed", "You have no such Seed.")
+    better = SEED_FIELDS[SEED_FIELDS.index(cmd.seed) + 1]
+    if supply_left(state, better) < 1:
+        raise RuleViolation("supply.empty", "The Supply has no more of that Seed.")
+    return [
+        resolved(seat, kinds.index("seed_upgrade")),
+        resources(seat, "upgrade_seed", **{cmd.seed: -1, better: 1}),
+    ]

@@ -1,0 +1,151 @@
+"""The Workshop: upgrade the Bucket, Clear Land, Build a Building (all different)."""
+
+from __future__ import annotations
+
+from engines.core.errors import RuleViolation
+from engines.core.polyomino import Cell
+from engines.core.rng import Rng
+from engines.harvest.benefits import roll_die
+from engines.harvest.content import content
+from engines.harvest.events import cell_numbers, granted, resolved, resources, wrap
+from engines.harvest.rules import acting_step, forest_cells, pay
+from engines.harvest.state import HarvestState, Player, Step
+from proto import harvest_pb2 as pb
+
+__all__ = [
+    "build",
+    "build_cost",
+    "build_sites",
+    "clear_land",
+    "draw_building",
+    "upgrade_bucket",
+    "workshop_slot",
+]
+
+UPGRADE_PRICE = 1
+CLEAR_PRICE = 2
+
+
+def _task(step: Step, kinds: tuple[str, ...], used: str) -> tuple[int, str]:
+    """The first waiting task that allows this action: (index, kind).
+
+    A Workshop space's actions must all be different, so a ``workshop`` task used
+    for the same action earlier in the step does not count.
+    """
+    for kind in kinds:
+        for index, task in enumerate(step.tasks):
+            if task.kind == kind and not (kind == "workshop" and used in step.used):
+                return index, kind
+    return -1, ""
+
+
+def workshop_slot(state: HarvestState) -> int:
+    """Clear Land: the highest empty Workshop space, or -1 (the building is discarded)."""
+    for slot, building in enumerate(state.workshop):
+        if not building:
+            return slot
+    return -1
+
+
+def draw_building(state: HarvestState, rng: Rng) -> str:
+    """A random building nobody has seen: the stacks and face-down Forests are one pool."""
+    pool = sorted(set(content().buildings) - state.revealed_buildings)
+    return rng.choice(pool) if pool else ""
+
+
+def upgrade_bucket(state: HarvestState, cmd: pb.UpgradeBucket, seat: int) -> list[pb.Event]:
+    """Upgrade Your Bucket (1 Coin): the Bucket moves up one space, at most to 10."""
+    step = acting_step(state, seat)
+    index, kind = _task(step, ("rose", "workshop"), "upgrade")
+    if index < 0:
+        raise RuleViolation("upgrade.none", "Nothing lets you upgrade your Bucket now.")
+    player = state.players[seat]
+    if player.bucket >= content().max_bucket:
+        raise RuleViolation("upgrade.bucket_max", "Your Bucket is fully upgraded.")
+    price = UPGRADE_PRICE if kind == "workshop" else 0
+    return [
+        resolved(seat, index, "upgrade" if kind == "workshop" else ""),
+        *pay(state, seat, price, cmd.payment, "upgrade_bucket"),
+        resources(seat, "upgrade_bucket", bucket=1),
+    ]
+
+
+def clear_land(state: HarvestState, cmd: pb.ClearLand, seat: int, rng: Rng) -> list[pb.Event]:
+    """Clear Land (2 Coins): reveal a Forest tile's building into the Workshop, then roll
+    the Forest Die (not when cleared by a trade, Rose, or a building's ability)."""
+    step = acting_step(state, seat)
+    order = ("clear_land_no_die", "rose", "clear_land", "workshop")
+    index, kind = _task(step, order, "clear")
+    if index < 0:
+        raise RuleViolation("clear.none", "Nothing lets you clear land now.")
+    player = state.players[seat]
+    forest = content().grid.cell(cmd.forest) if 0 <= cmd.forest < 36 else (-1, -1)
+    if forest not in player.forests:
+        raise RuleViolation("clear.no_forest", "There is no Forest tile there.")
+    price = CLEAR_PRICE if kind == "workshop" else 0
+    events = [
+        resolved(seat, index, "clear" if kind == "workshop" else ""),
+        *pay(state, seat, price, cmd.payment, "clear_land"),
+        wrap(
+            land_cleared=pb.LandCleared(
+                seat=seat,
+                forest=cmd.forest,
+                building=draw_building(state, rng),
+                slot=workshop_slot(state),
+            )
+        ),
+    ]
+    if kind in ("clear_land", "workshop"):
+        events += roll_die(seat, rng)
+    return events
+
+
+def build_cost(state: HarvestState, player: Player, slot: int) -> int:
+    """The Workshop row's cost; Floyd the Beaver builds for free."""
+    if content().character(player.character).get("builds_free"):
+        return 0
+    return content().workshop_slot_costs[slot]
+
+
+def build_sites(player: Player) -> tuple[Cell, ...]:
+    """Top-left cells of every cleared 2x2 block (crops may be built over)."""
+    grid = content().grid
+    blocked = forest_cells(player).union(*(b.cells for b in player.buildings))
+    sites = []
+    for top in range(grid.rows - 1):
+        for left in range(grid.cols - 1):
+            block = {(top + r, left + c) for r in range(2) for c in range(2)}
+            if not block & blocked:
+                sites.append((top, left))
+    return tuple(sites)
+
+
+def build(state: HarvestState, cmd: pb.Build, seat: int) -> list[pb.Event]:
+    """Build a Building: pay its row's cost and place it on a cleared 2x2 block; crops
+    under it are lost. Its "when built" action follows at once."""
+    step = acting_step(state, seat)
+    index, kind = _task(step, ("build", "rose", "workshop"), "build")
+    if index < 0:
+        raise RuleViolation("build.none", "Nothing lets you build now.")
+    if not 0 <= cmd.slot < len(state.workshop) or not state.workshop[cmd.slot]:
+        raise RuleViolation("build.no_building", "There is no building in that Workshop space.")
+    player = state.players[seat]
+    grid = content().grid
+    site = grid.cell(cmd.cell) if 0 <= cmd.cell < grid.rows * grid.cols else (-1, -1)
+    if site not in build_sites(player):
+        raise RuleViolation("build.no_site", "Buildings need a cleared 2x2 block of field.")
+    building = state.workshop[cmd.slot]
+    cells = {(site[0] + r, site[1] + c) for r in range(2) for c in range(2)}
+    events = [
+        resolved(seat, index, "build" if kind == "workshop" else ""),
+        *pay(state, seat, build_cost(state, player, cmd.slot), cmd.payment, "build"),
+        wrap(
+            building_built=pb.BuildingBuilt(
+                seat=seat, building=building, slot=cmd.slot, cells=cell_numbers(cells)
+            )
+        ),
+    ]
+    tasks = content().when_built_tasks(building)
+    if tasks:
+        events.append(granted(seat, f"built:{building}", tasks, new_step=True))
+    return events
