@@ -238,16 +238,15 @@ class CommandConsumer:
         return [(by_stream[_as_bytes(stream)], entries) for stream, entries in found]
 
     async def _recover(self, shard: _Shard) -> None:
-        """Claim every pending entry of the shard and handle them in stream order."""
-        start = "0-0"
+        """Claim the shard's pending entries one at a time and handle them in stream order.
+
+        One at a time, because a claim counts as a delivery: entries queued behind a
+        failing one must not use up their deliveries while they wait.
+        """
+        start: Any = "0-0"
         while True:
             reply = await self.redis.xautoclaim(
-                shard.keys.cmd,
-                self.group,
-                self.name,
-                0,
-                start_id=start,
-                count=self.settings.batch,
+                shard.keys.cmd, self.group, self.name, 0, start_id=start, count=1
             )
             next_start, entries = reply[0], reply[1]
             if entries and not await self._handle_in_order(shard, entries, claimed=True):

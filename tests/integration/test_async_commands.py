@@ -1,0 +1,293 @@
+"""The async command path: shard command streams, leases, reclaiming, dead letters."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from proto import common_pb2
+from services.engine.consumer import CommandConsumer, ConsumerSettings, consumer_group
+from services.engine.handler import TableHost
+from services.eventstore import EventStore, ShardKeys, connect
+from services.redis_server import free_port
+from tests.integration.test_engine_service_support import (
+    FREUNDE,
+    SHARDS,
+    create_request,
+    envelope,
+    open_host,
+    private_redis_url,
+    scripted_game,
+)
+
+pytestmark = [pytest.mark.anyio, pytest.mark.integration]
+
+__all__ = ["private_redis_url"]
+
+GROUP = consumer_group("freunde")
+FAST = ConsumerSettings(lease_ms=1000, max_deliveries=3, retry_delay_ms=0, block_ms=50, poll_ms=10)
+
+# A consumer that dies (as if killed) right before acknowledging its ``crash_after``-th
+# command: that command is applied, the rest of its batch is read but not handled.
+CRASHING_CONSUMER = textwrap.dedent(
+    """
+    import asyncio, os, sys
+    import engines
+    from services.engine.consumer import CommandConsumer, ConsumerSettings
+    from services.engine.handler import TableHost
+    from services.eventstore import EventStore, connect
+
+    async def main(url, shards, crash_after):
+        redis = await connect(url)
+        host = TableHost(EventStore(redis, shards=shards), engines.get("freunde"))
+        consumer = CommandConsumer(
+            redis, host, shards, ConsumerSettings(lease_ms=1000, batch=10_000, block_ms=50)
+        )
+        real_ack = consumer._ack
+        acked = 0
+
+        async def ack_or_die(shard, entry_id):
+            nonlocal acked
+            if acked == crash_after:
+                os._exit(9)
+            acked += 1
+            await real_ack(shard, entry_id)
+
+        consumer._ack = ack_or_die
+        await consumer.run(asyncio.Event())
+
+    asyncio.run(main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3])))
+    """
+)
+
+
+@pytest.fixture
+async def host(private_redis_url: str) -> AsyncIterator[TableHost]:
+    replica = await open_host(private_redis_url)
+    try:
+        yield replica
+    finally:
+        await replica.store.redis.aclose()
+
+
+async def send(store: EventStore, env: common_pb2.CommandEnvelope, game: str = "freunde") -> None:
+    """What a bot does: XADD the envelope to its table's shard command stream."""
+    stream = store.keys(env.table_id).cmd
+    await store.redis.xadd(stream, {"env": env.SerializeToString(), "game": game})
+
+
+async def run_until(consumer: CommandConsumer, done: Any, rounds: int = 500) -> None:
+    """Step the consumer until ``done()`` holds (a bounded number of rounds)."""
+    await consumer.ensure_groups()
+    try:
+        for _ in range(rounds):
+            if await done():
+                return
+            await consumer.step()
+    finally:
+        await consumer.release_all()
+    raise AssertionError("the consumer did not get there")
+
+
+async def pending(store: EventStore, table_id: str) -> int:
+    summary = await store.redis.xpending(store.keys(table_id).cmd, GROUP)
+    return int(summary["pending"])
+
+
+def command_ids_in_log(log: list[common_pb2.StoredEvent]) -> list[str]:
+    return [e.command_id for e in log if e.command]
+
+
+async def test_commands_apply_once_in_order_when_a_consumer_dies_before_acking(
+    private_redis_url: str, host: TableHost, table_id: str
+) -> None:
+    """A killed consumer's read-but-unacknowledged commands are reclaimed by the next one."""
+    store = host.store
+    await host.create_table(create_request(table_id))
+    game = scripted_game(table_id)
+    ids = [f"bot-{n}" for n in range(len(game))]
+    for command_id, (seat, command) in zip(ids, game, strict=True):
+        await send(store, envelope(table_id, command_id, seat, command))
+    crash_after = len(game) // 3
+    crashed = subprocess.run(
+        [sys.executable, "-c", CRASHING_CONSUMER, private_redis_url, str(SHARDS), str(crash_after)],
+        capture_output=True,
+        timeout=120,
+    )
+    assert crashed.returncode == 9, crashed.stderr.decode()
+    log = await store.read(table_id)
+    # The (crash_after + 1)-th command was applied but never acknowledged.
+    assert command_ids_in_log(log) == ids[: crash_after + 1]
+    assert await pending(store, table_id) == len(game) - crash_after
+
+    port = free_port()
+    env = dict(os.environ, REDIS_URL=private_redis_url, BW_SHARDS=str(SHARDS), BW_LEASE_MS="1000")
+    service = subprocess.Popen(
+        [sys.executable, "-m", "services.engine", "--game", "freunde", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not FREUNDE.outcome((await host.load(table_id)).state).finished:
+            assert service.poll() is None, service.stderr.read().decode() if service.stderr else ""
+            assert time.monotonic() < deadline, "the second consumer did not finish the game"
+            await asyncio.sleep(0.05)
+        while await pending(store, table_id):
+            assert time.monotonic() < deadline, "entries stay pending"
+            await asyncio.sleep(0.05)
+    finally:
+        service.send_signal(signal.SIGTERM)
+        stderr = service.communicate(timeout=30)[1].decode()
+    assert service.returncode == 0, stderr
+    log = await store.read(table_id)
+    assert command_ids_in_log(log) == ids
+    assert log[-1].WhichOneof("body") == "seed_revealed"
+    assert [e.version for e in log] == list(range(1, len(log) + 1))
+    assert await store.redis.xlen(store.keys(table_id).dead) == 0
+    for command_id in ids:
+        outcome = await store.outcome(table_id, command_id)
+        assert outcome is not None and not isinstance(outcome, common_pb2.Rejection)
+
+
+class Failing(TableHost):
+    """A host that cannot handle one command id: the stand-in for a poison command."""
+
+    poison = "poison"
+    attempts = 0
+
+    async def execute(self, envelope: common_pb2.CommandEnvelope) -> Any:
+        if envelope.command_id == self.poison:
+            self.attempts += 1
+            raise RuntimeError("this command breaks the host")
+        return await super().execute(envelope)
+
+
+async def test_a_command_that_keeps_failing_goes_to_the_dead_letters(
+    private_redis_url: str, table_id: str
+) -> None:
+    """After max_deliveries attempts the poison is moved aside with its reason; the rest go on."""
+    redis = await connect(private_redis_url)
+    try:
+        store = EventStore(redis, shards=SHARDS)
+        host = Failing(store, FREUNDE)
+        await host.create_table(create_request(table_id))
+        (seat0, first), (seat1, second) = scripted_game(table_id)[:2]
+        await send(store, envelope(table_id, "good-1", seat0, first))
+        await send(store, envelope(table_id, "poison", seat1, second))
+        await send(store, envelope(table_id, "good-2", seat1, second))
+        consumer = CommandConsumer(redis, host, SHARDS, FAST)
+
+        async def settled() -> bool:
+            return await store.outcome(table_id, "good-2") is not None
+
+        await run_until(consumer, settled)
+        dead = await redis.xrange(store.keys(table_id).dead)
+        assert len(dead) == 1
+        letter = dead[0][1]
+        assert common_pb2.CommandEnvelope.FromString(letter[b"env"]).command_id == "poison"
+        assert b"this command breaks the host" in letter[b"reason"]
+        assert await pending(store, table_id) == 0
+        assert command_ids_in_log(await store.read(table_id)) == ["good-1", "good-2"]
+        assert await store.outcome(table_id, "poison") is None
+        assert host.attempts == FAST.max_deliveries
+    finally:
+        await redis.aclose()
+
+
+async def test_what_cannot_be_handled_is_a_dead_letter_at_once(
+    private_redis_url: str, host: TableHost, table_id: str
+) -> None:
+    """An unreadable envelope or an unknown table is moved aside on its first delivery."""
+    store = host.store
+    await host.create_table(create_request(table_id))
+    stream = store.keys(table_id).cmd
+    await store.redis.xadd(stream, {"env": b"\xff\xff", "game": "freunde"})
+    missing = envelope("no-such-table", "lost", 0, scripted_game(table_id)[0][1])
+    await store.redis.xadd(stream, {"env": missing.SerializeToString(), "game": "freunde"})
+    consumer = CommandConsumer(store.redis, host, SHARDS, FAST)
+
+    async def both_dead() -> bool:
+        return int(await store.redis.xlen(store.keys(table_id).dead)) >= 2
+
+    await run_until(consumer, both_dead)
+    reasons = [f[b"reason"] for _, f in await store.redis.xrange(store.keys(table_id).dead)]
+    assert reasons[-2] == b"envelope.malformed"
+    assert reasons[-1].startswith(b"table.not_found")
+    assert await pending(store, table_id) == 0
+
+
+async def test_other_games_commands_are_left_to_their_engines(
+    private_redis_url: str, host: TableHost, table_id: str
+) -> None:
+    """An entry for another game is acknowledged by this group and neither run nor dead."""
+    store = host.store
+    await host.create_table(create_request(table_id))
+    seat, command = scripted_game(table_id)[0]
+    await send(store, envelope(table_id, "not-mine", seat, command), game="harvest")
+    await send(store, envelope(table_id, "mine", seat, command))
+    consumer = CommandConsumer(store.redis, host, SHARDS, FAST)
+
+    async def mine_done() -> bool:
+        return await store.outcome(table_id, "mine") is not None
+
+    await run_until(consumer, mine_done)
+    assert await store.outcome(table_id, "not-mine") is None
+    assert await pending(store, table_id) == 0
+    dead = await store.redis.xrange(store.keys(table_id).dead)
+    assert all(b"not-mine" not in f[b"env"] for _, f in dead)
+
+
+async def test_a_stale_expected_version_is_recorded_as_the_outcome(
+    private_redis_url: str, host: TableHost, table_id: str
+) -> None:
+    """Nobody waits on this path, so the version conflict is what the command id answers."""
+    store = host.store
+    created = await host.create_table(create_request(table_id))
+    seat, command = scripted_game(table_id)[0]
+    await send(store, envelope(table_id, "late", seat, command, expected=created.version + 9))
+    consumer = CommandConsumer(store.redis, host, SHARDS, FAST)
+
+    async def decided() -> bool:
+        return await store.outcome(table_id, "late") is not None
+
+    await run_until(consumer, decided)
+    outcome = await store.outcome(table_id, "late")
+    assert isinstance(outcome, common_pb2.Rejection)
+    assert outcome.code == "version.conflict"
+
+
+async def test_replicas_share_the_shards_without_overlap(private_redis_url: str) -> None:
+    """Two live consumers end up holding disjoint halves of the shards' leases."""
+    redis = await connect(private_redis_url)
+    try:
+        hosts = [TableHost(EventStore(redis, shards=SHARDS), FREUNDE) for _ in "ab"]
+        consumers = [
+            CommandConsumer(redis, h, SHARDS, FAST, name=f"share-{n}") for n, h in enumerate(hosts)
+        ]
+        for _ in range(3):
+            for consumer in consumers:
+                await consumer.renew_leases()
+                for shard in consumer.owned.values():
+                    shard.recovering = False
+        owned = [set(c.owned) for c in consumers]
+        assert not owned[0] & owned[1]
+        assert owned[0] | owned[1] == set(range(SHARDS))
+        assert all(len(o) == SHARDS // 2 for o in owned)
+        for consumer in consumers:
+            await consumer.release_all()
+        assert not any(
+            [await redis.exists(ShardKeys(s).cmd + ":lease:freunde") for s in range(SHARDS)]
+        )
+    finally:
+        await redis.aclose()
