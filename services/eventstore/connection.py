@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from typing import TypeAlias
 
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.cluster import RedisCluster
 
-__all__ = ["AnyRedis", "connect", "is_cluster"]
+__all__ = ["DEFAULT_MAX_CONNECTIONS", "AnyRedis", "connect", "is_cluster"]
 
 AnyRedis: TypeAlias = Redis | RedisCluster
+
+DEFAULT_MAX_CONNECTIONS = 256
+# How long a caller waits for a free pooled connection before ConnectionError.
+_POOL_WAIT_S = 20.0
 
 
 async def is_cluster(url: str) -> bool:
@@ -22,14 +26,22 @@ async def is_cluster(url: str) -> bool:
     return str(info.get("cluster_enabled", 0)) == "1"
 
 
-async def connect(url: str) -> AnyRedis:
+async def connect(url: str, *, max_connections: int = DEFAULT_MAX_CONNECTIONS) -> AnyRedis:
     """A client for ``url``: a cluster client when the server is a cluster node.
 
-    Replies stay bytes (``decode_responses=False``): events are protobuf bytes. A cluster
-    client is returned initialised, so its slot map is usable before the first command.
+    Replies stay bytes (``decode_responses=False``): events are protobuf bytes. The
+    plain client's pool blocks callers beyond ``max_connections`` until a connection is
+    free (redis-py's default pool would raise instead); the cluster client allows
+    ``max_connections`` per node. A cluster client is returned initialised, so its slot
+    map is usable before the first command.
     """
     if await is_cluster(url):
-        cluster = RedisCluster.from_url(url, decode_responses=False)
+        cluster = RedisCluster.from_url(
+            url, decode_responses=False, max_connections=max_connections
+        )
         await cluster.initialize()
         return cluster
-    return Redis.from_url(url, decode_responses=False)
+    pool = BlockingConnectionPool.from_url(
+        url, max_connections=max_connections, timeout=_POOL_WAIT_S, decode_responses=False
+    )
+    return Redis.from_pool(pool)
