@@ -9,6 +9,7 @@ FLUSHALL (``REDIS_URL`` may be shared): they use fresh table ids instead.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import uuid
 from collections.abc import AsyncIterator, Iterator
@@ -19,6 +20,8 @@ from services.eventstore import EventStore, connect
 from services.redis_server import RedisCluster, RedisServer, RedisServerError
 
 _DOCKER_PING_TIMEOUT_S = 3
+# 7.2+ so the container also has WAITAOF.
+REDIS_IMAGE = "redis:7.4"
 
 
 def docker_engine_answers() -> bool:
@@ -40,6 +43,20 @@ def docker_engine_answers() -> bool:
         client.close()
 
 
+@contextlib.contextmanager
+def redis_container_url(image: str = REDIS_IMAGE) -> Iterator[str]:
+    """Run Redis in a container via testcontainers; yield its URL (needs a Docker engine)."""
+    try:
+        from testcontainers.community.redis import RedisContainer
+    except ImportError:  # older testcontainers releases keep it at the top level
+        from testcontainers.redis import RedisContainer
+
+    with RedisContainer(image) as container:
+        host = container.get_container_host_ip()
+        port = container.get_exposed_port(container.port)
+        yield f"redis://{host}:{port}/0"
+
+
 @pytest.fixture(scope="session")
 def anyio_backend() -> str:
     """Async tests (``@pytest.mark.anyio``) run on asyncio, like the services."""
@@ -59,12 +76,8 @@ def redis_url(docker_engine: bool) -> Iterator[str]:
         yield url
         return
     if docker_engine:
-        from testcontainers.redis import RedisContainer
-
-        with RedisContainer() as container:
-            host = container.get_container_host_ip()
-            port = container.get_exposed_port(container.port)
-            yield f"redis://{host}:{port}/0"
+        with redis_container_url() as container_url:
+            yield container_url
         return
     try:
         server = RedisServer().start()

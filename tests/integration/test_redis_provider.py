@@ -20,6 +20,7 @@ from services.redis_server import (
     find_server_binary,
     redis_url_or_private,
 )
+from tests.conftest import redis_container_url
 
 pytestmark = pytest.mark.integration
 
@@ -63,12 +64,7 @@ def test_testcontainers_redis_runs_the_event_store(docker_engine: bool) -> None:
     """The testcontainers path: a Redis container serves appends like any other Redis."""
     if not docker_engine:
         pytest.skip("no Docker engine answers a ping, so the testcontainers path cannot run")
-    from testcontainers.redis import RedisContainer
-
-    with RedisContainer() as container:
-        host = container.get_container_host_ip()
-        port = container.get_exposed_port(container.port)
-        url = f"redis://{host}:{port}/0"
+    with redis_container_url() as url:
         head = asyncio.run(write_commands(url, "tc-table", 3))
         stored_head, events = asyncio.run(read_back(url, "tc-table"))
 
