@@ -1,0 +1,196 @@
+"""Thousands of malformed requests against the running gateway: never a 5xx, always a JSON
+error ``{code, message, details}``, and the table under attack never changes."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gateway.client import BotTable, GatewayClient
+from tests.e2e.stack import Stack
+
+pytestmark = [pytest.mark.e2e]
+
+
+@dataclass(frozen=True)
+class Target:
+    table_id: str
+    tokens: tuple[str, ...]
+    head: int
+    view: dict[str, Any]
+
+
+@pytest.fixture(scope="module")
+def target(stack: Stack) -> Target:
+    """A 3-seat table a few commands into the game."""
+
+    async def setup() -> Target:
+        async with GatewayClient(stack.url) as client:
+            table = await BotTable.open(
+                client, "freunde", 3, bot_seed=3, options={"round_limit": 3}
+            )
+            for _ in range(6):
+                await table.step()
+            view = await client.view(table.table_id, min_version=table.version)
+            return Target(table.table_id, tuple(table.tokens), table.version, view)
+
+    return asyncio.run(setup())
+
+
+@pytest.fixture(scope="module")
+def http(stack: Stack) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=stack.url, timeout=30.0) as client:
+        yield client
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=20),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=12), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+# Plausible commands of the game: sent only with credentials that name no seat, or with a
+# stale expected version, so none of them may be accepted.
+plausible_commands = st.sampled_from(
+    [
+        {"end_turn": {}},
+        {"draw_plots": {}},
+        {"take_irrigation": {}},
+        {"move_panda": {"to": {"q": 1, "r": 0}}},
+        {"claim_objective": {"card": 3}},
+    ]
+)
+command_ids = st.text(min_size=0, max_size=140) | st.from_regex(r"\A[a-z0-9]{1,12}\Z")
+
+
+def _headers(token: str | None, scheme: str = "Bearer") -> dict[str, str]:
+    return {} if token is None else {"Authorization": f"{scheme} {token}"}
+
+
+@st.composite
+def malformed_command(draw: st.DrawFn, target: Target) -> tuple[str, str, dict[str, str], Any]:
+    """A POST to /commands that must not be accepted, and why."""
+    valid_token = st.sampled_from(target.tokens)
+    table = draw(st.sampled_from([target.table_id]) | st.text(min_size=1, max_size=70))
+    kind = draw(
+        st.sampled_from(["garbage_body", "bad_command", "bad_auth", "stale_version", "raw"])
+    )
+    if kind == "garbage_body":
+        return table, kind, _headers(draw(valid_token)), draw(json_values)
+    if kind == "bad_command":
+        body = {
+            "command_id": draw(command_ids),
+            "command": draw(st.dictionaries(st.text(max_size=12), json_values, max_size=3)),
+        }
+        if draw(st.booleans()):
+            body["expected_version"] = draw(st.integers() | st.text(max_size=5))
+        return table, kind, _headers(draw(valid_token)), body
+    body = {"command_id": draw(command_ids), "command": draw(plausible_commands)}
+    if kind == "bad_auth":
+        token = draw(st.none() | st.text(max_size=60).filter(lambda t: t not in target.tokens))
+        scheme = draw(st.sampled_from(["Bearer", "bearer", "Basic", "Token"]))
+        headers = {} if token is None else {"Authorization": f"{scheme} {token}".strip()}
+        headers = {k: v for k, v in headers.items() if v.isascii() and v.isprintable()}
+        return table, kind, headers, body
+    if kind == "stale_version":
+        body["expected_version"] = draw(st.integers(0, target.head - 1))
+        return table, kind, _headers(draw(valid_token)), body
+    return table, kind, _headers(draw(valid_token)), draw(st.binary(max_size=40))
+
+
+def _assert_json_error(reply: httpx.Response) -> None:
+    assert reply.status_code < 500, (reply.status_code, reply.text)
+    if reply.status_code >= 400:
+        body = reply.json()
+        assert set(body) == {"code", "message", "details"}, body
+        assert isinstance(body["code"], str) and body["code"]
+
+
+def test_malformed_commands_are_refused_without_writing(
+    stack: Stack, target: Target, http: httpx.Client
+) -> None:
+    """Bad JSON, wrong types, unknown tables, bad tokens, bad or stale commands: all 4xx."""
+    statuses: dict[int, int] = {}
+
+    @settings(
+        max_examples=1500,
+        deadline=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    )
+    @given(data=st.data())
+    def attack(data: st.DataObject) -> None:
+        table, kind, headers, body = data.draw(malformed_command(target))
+        path = f"/v1/tables/{quote(table, safe='')}/commands"
+        if kind == "raw":
+            reply = http.post(
+                path, headers={**headers, "content-type": "application/json"}, content=body
+            )
+        else:
+            reply = http.post(path, headers=headers, json=body)
+        _assert_json_error(reply)
+        assert reply.status_code != 200, (kind, body, reply.text)
+        statuses[reply.status_code] = statuses.get(reply.status_code, 0) + 1
+
+    attack()
+    assert {401, 403, 404, 409, 422} <= set(statuses), statuses
+    after = http.get(f"/v1/tables/{target.table_id}", params={"min_version": target.head}).json()
+    assert after["version"] == target.head
+    assert after["view"] == target.view["view"]
+
+
+def test_malformed_reads_and_creates_get_json_errors(
+    stack: Stack, target: Target, http: httpx.Client
+) -> None:
+    """Every read endpoint and table creation, with junk parameters, answers 2xx or 4xx JSON."""
+    reads = [
+        "",
+        "/legal-commands",
+        "/events",
+        "/replay",
+        "/audit",
+        "/export",
+    ]
+    params = st.dictionaries(
+        st.sampled_from(["at", "after", "limit", "min_version", "seat", "game", "status"]),
+        st.integers(-(2**70), 2**70).map(str) | st.text(max_size=8),
+        max_size=3,
+    )
+
+    @settings(
+        max_examples=1000,
+        deadline=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    )
+    @given(
+        read=st.sampled_from(reads),
+        table=st.sampled_from([target.table_id]) | st.text(min_size=1, max_size=70),
+        query=params,
+        token=st.none()
+        | st.sampled_from(target.tokens)
+        | st.from_regex(r"\A[A-Za-z0-9_-]{1,50}\Z"),
+        create=st.none() | json_values,
+    )
+    def probe(read: str, table: str, query: dict[str, str], token: str | None, create: Any) -> None:
+        if create is not None:
+            if isinstance(create, dict) and create.get("game") == "freunde":
+                create = {**create, "seats": "many"}
+            _assert_json_error(http.post("/v1/tables", json=create))
+            _assert_json_error(http.get("/v1/tables", params=query))
+            return
+        reply = http.get(
+            f"/v1/tables/{quote(table, safe='')}{read}", params=query, headers=_headers(token)
+        )
+        _assert_json_error(reply)
+
+    probe()
+    after = http.get(f"/v1/tables/{target.table_id}/events").json()
+    assert after["head"] == target.head
