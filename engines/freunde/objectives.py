@@ -130,8 +130,13 @@ def draw_objective(state: FreundeState, seat: int, kind: str) -> list[pb.Event]:
     """Objective: draw the top card; one the garden already shows goes under its deck."""
     if len(state.hands[seat]) >= HAND_LIMIT:
         raise RuleViolation("objective.hand_full", "You may hold at most 5 objectives.")
-    if kind not in drawable_kinds(state, seat):
+    if kind not in KINDS or not state.decks[KINDS.index(kind)]:
         raise RuleViolation("objective.deck_empty", "There is no objective left to draw there.")
+    if kind not in drawable_kinds(state, seat):
+        raise RuleViolation(
+            "objective.deck_cycled",
+            "Every card of that deck was already shown by the garden this turn.",
+        )
     card = state.decks[KINDS.index(kind)][0]
     code = wire.kind_code(kind)
     events = [pb.Event(objective_drawn=pb.ObjectiveDrawn(seat=seat, kind=code, card=card))]
