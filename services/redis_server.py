@@ -9,7 +9,9 @@ Durability of the private server: AOF on with ``appendfsync always`` and RDB sna
 off (``save ""``). With ``always`` the server fsyncs the AOF before it sends any reply, so
 an acknowledged append is on disk even on servers without ``WAITAOF`` (Redis < 7.2); the
 price is one fsync per event-loop iteration, shared by every client served in it (group
-commit). Pass ``appendfsync="everysec"`` for throughput when up to a second of
+commit). ``always`` also suits ``WAITAOF`` (Valkey, Redis >= 7.2): under ``everysec``
+each ``WAITAOF`` waits for the next once-a-second fsync. Pass ``appendfsync="everysec"``
+(and ``waitaof=False`` to the event store) for throughput when up to a second of
 acknowledged writes may be lost on power failure.
 
 :class:`RedisCluster` starts N cluster-enabled masters on loopback and assigns the 16384

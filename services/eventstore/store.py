@@ -20,6 +20,8 @@ Durability (what a crash can and cannot lose)
       acknowledged only after the local AOF holds it fsynced, so a crash of the server,
       the OS or the machine loses no acknowledged command. A write applied but not
       confirmed in time raises :class:`NotDurable`; retrying its command id is safe.
+      Pair it with ``appendfsync always`` (about 3 ms an append here): under
+      ``everysec`` each WAITAOF waits for the next background fsync (about 110 ms).
     * Without ``WAITAOF`` (Redis 7.0) the guarantee is the server's ``appendfsync``:
       the private server (:mod:`services.redis_server`) runs ``always``, which fsyncs
       before replying, so nothing acknowledged is lost; a server with ``everysec`` can
