@@ -1,0 +1,293 @@
+"""Action spaces and the five town sections: General Store, Fields, Workshop,
+Farmer's Market, Trading Post."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from engines.core.errors import RuleViolation
+from engines.harvest.engine import ENGINE
+from proto import harvest_pb2 as pb
+
+from .helpers import cells, command, crop, placing, resolving, run, started, with_player
+
+
+def refused(state, seat, cmd) -> str:  # type: ignore[no-untyped-def]
+    with pytest.raises(RuleViolation) as error:
+        run(state, seat, cmd)
+    return error.value.code
+
+
+# --- action spaces ---------------------------------------------------------------------
+
+
+def test_a_taken_space_is_closed_but_an_always_open_one_is_not() -> None:
+    """Action Phase › Open/Closed: one piece closes a space, except infinity spaces."""
+    state = placing(started(3), 0)
+    state = replace(state, placements=(("store_3", 1), ("store_1", 1)))
+    cmd = command(place_worker=pb.PlaceWorker(space="store_3"))
+    assert refused(state, 0, cmd) == "space.closed"
+    _, after = run(state, 0, command(place_worker=pb.PlaceWorker(space="store_1")))
+    assert ("store_1", 0) in after.placements
+    assert [t.kind for t in after.steps[-1].tasks] == ["purchase", "coin"]
+    legal = {c.place_worker.space for c in ENGINE.legal_commands(state, 0)}
+    assert "store_3" not in legal and "store_1" in legal
+
+
+def test_only_the_seat_to_act_may_place() -> None:
+    """Commands from a seat whose turn it is not are refused."""
+    state = placing(started(3), 0)
+    assert (
+        refused(state, 1, command(place_worker=pb.PlaceWorker(space="store_2"))) == "turn.not_yours"
+    )
+
+
+def test_fields_three_costs_coins_equal_to_the_round() -> None:
+    """The Fields: the 3-action space costs 1, 2, 3, 4 Coins by round."""
+    state = with_player(placing(replace(started(3), round=3), 0), 0, coins=2, character="floyd")
+    assert (
+        refused(
+            state,
+            0,
+            command(place_worker=pb.PlaceWorker(space="fields_3", payment=pb.Payment(coins=3))),
+        )
+        == "payment.cannot_afford"
+    )
+    state = with_player(state, 0, coins=3)
+    _, after = run(
+        state,
+        0,
+        command(place_worker=pb.PlaceWorker(space="fields_3", payment=pb.Payment(coins=3))),
+    )
+    assert after.players[0].coins == 0
+    assert [(t.kind, t.amount) for t in after.steps[-1].tasks] == [("field", 3)]
+
+
+def test_the_small_market_is_out_to_lunch_below_four_players() -> None:
+    """Game Setup 6: the small Farmer's Market space is covered at 1-3 players."""
+    state = placing(started(3), 0)
+    assert (
+        refused(state, 0, command(place_worker=pb.PlaceWorker(space="market_small")))
+        == "space.unknown"
+    )
+    four = placing(started(4), 0)
+    spaces = {c.place_worker.space for c in ENGINE.legal_commands(four, 0)}
+    assert "market_small" in spaces
+
+
+# --- General Store ---------------------------------------------------------------------
+
+
+def test_general_store_purchases_and_prices() -> None:
+    """The General Store: Fertilizer free, fill Bucket 1, Seeds 0/1/2/3; a Blueberry seed
+    is a Bush tile."""
+    state = with_player(started(), 0, coins=6, water=0, bucket=5, character="floyd")
+    state = resolving(state, 0, ("purchase", 3))
+    _, state = run(
+        state, 0, command(purchase=pb.Purchase(item="blueberry", payment=pb.Payment(coins=2)))
+    )
+    _, state = run(
+        state, 0, command(purchase=pb.Purchase(item="fill_bucket", payment=pb.Payment(coins=1)))
+    )
+    _, state = run(
+        state, 0, command(purchase=pb.Purchase(item="pumpkin", payment=pb.Payment(coins=3)))
+    )
+    p = state.players[0]
+    assert (p.coins, p.water, p.seeds) == (0, 4, (1, 0, 1, 1))
+    assert refused(state, 0, command(purchase=pb.Purchase(item="wheat"))) == "purchase.none"
+
+
+def test_fertilizer_stops_at_nine() -> None:
+    """Gain a Fertilizer: the track holds 9 at most."""
+    state = resolving(with_player(started(), 0, fertilizer=9), 0, ("purchase", 1))
+    assert (
+        refused(state, 0, command(purchase=pb.Purchase(item="fertilizer")))
+        == "purchase.fertilizer_full"
+    )
+
+
+# --- Fields ----------------------------------------------------------------------------
+
+
+def test_planting_needs_the_right_shape_empty_spaces_and_fertilizer() -> None:
+    """Plant: shapes cover 3/1/2/3 spaces in any orientation, on empty field spaces."""
+    state = with_player(started(), 0, seeds=(1, 1, 0, 1), fertilizer=2, character="floyd")
+    state = resolving(state, 0, mode="plant")
+    bent = command(plant_seed=pb.PlantSeed(seed="wheat", cells=cells((0, 0), (0, 1), (1, 1))))
+    assert refused(state, 0, bent) == "plant.bad_shape"
+    forest = command(plant_seed=pb.PlantSeed(seed="strawberry", cells=cells((0, 2))))
+    assert refused(state, 0, forest) == "plant.not_empty"
+    pumpkin = command(plant_seed=pb.PlantSeed(seed="pumpkin", cells=cells((0, 0), (1, 0), (1, 1))))
+    assert refused(state, 0, pumpkin) == "plant.no_fertilizer"
+    lying = command(plant_seed=pb.PlantSeed(seed="wheat", cells=cells((0, 0), (1, 0), (2, 0))))
+    _, after = run(state, 0, lying)
+    assert after.players[0].fertilizer == 2
+
+
+def test_tending_spreads_orthogonally_only() -> None:
+    """Tend: the new crop touches a crop of its type; diagonals do not count."""
+    state = with_player(
+        started(), 0, crops=(crop("strawberry", (0, 0)),), water=3, character="floyd"
+    )
+    state = resolving(state, 0, mode="tend")
+    diagonal = command(tend_crop=pb.TendCrop(crop="strawberry", cells=cells((1, 1))))
+    assert refused(state, 0, diagonal) == "tend.bad_spot"
+    _, state = run(state, 0, command(tend_crop=pb.TendCrop(crop="strawberry", cells=cells((1, 0)))))
+    assert state.steps[-1].owed == "strawberry"
+    assert refused(state, 0, command(finish=pb.Finish())) == "tend.owed"
+
+
+def test_a_tended_crop_with_no_space_returns_to_the_supply() -> None:
+    """Tend › Reminder: the second Strawberry with no legal space goes back."""
+    farm = (
+        crop("strawberry", (0, 0)),
+        crop("pumpkin", (0, 1), (1, 1)),
+        crop("wheat", (2, 0), (3, 0), (4, 0)),
+    )
+    state = with_player(started(), 0, crops=farm, water=3, character="floyd")
+    state = resolving(state, 0, mode="tend")
+    _, state = run(state, 0, command(tend_crop=pb.TendCrop(crop="strawberry", cells=cells((1, 0)))))
+    legal = ENGINE.legal_commands(state, 0)
+    assert [(c.tend_crop.crop, list(c.tend_crop.cells)) for c in legal] == [("strawberry", [])]
+    events, state = run(state, 0, legal[0])
+    assert [e.WhichOneof("kind") for e in events] == ["crop_returned"]
+    assert state.steps[-1].owed == ""
+    assert sum(1 for c in state.players[0].crops if c.kind == "strawberry") == 2
+
+
+def test_a_bush_holds_one_blueberry_until_harvested() -> None:
+    """Tend: one Blueberry per Bush, 2 Water; a Bush with a Blueberry cannot be tended."""
+    state = with_player(
+        started(), 0, crops=(crop("bush", (0, 0), (0, 1), berry=True),), water=4, bucket=6
+    )
+    state = resolving(state, 0, mode="tend")
+    assert (
+        refused(
+            state, 0, command(tend_crop=pb.TendCrop(crop="blueberry", cells=cells((0, 0), (0, 1))))
+        )
+        == "tend.bad_spot"
+    )
+
+
+def test_harvest_keeps_bushes_and_counts_coins_per_type() -> None:
+    """Harvest: everything comes off except Bushes; 1 Coin per type; Wheat gives Fertilizer."""
+    farm = (
+        crop("wheat", (0, 0), (1, 0), (2, 0)),
+        crop("strawberry", (0, 1)),
+        crop("strawberry", (1, 1)),
+    )
+    state = with_player(started(), 0, crops=farm, coins=0, points=0, fertilizer=9)
+    state = resolving(state, 0, ("field", 1))
+    _, state = run(state, 0, command(field_action=pb.FieldAction(kind="harvest")))
+    p = state.players[0]
+    assert (p.points, p.coins, p.fertilizer, p.crops) == (3, 2, 9, ())
+
+
+# --- Workshop ---------------------------------------------------------------------------
+
+
+def test_workshop_actions_must_all_be_different() -> None:
+    """The Workshop: 3 different actions; the same one twice is refused."""
+    state = with_player(started(), 0, coins=5, character="floyd")
+    state = resolving(state, 0, ("workshop", 3))
+    _, state = run(state, 0, command(upgrade_bucket=pb.UpgradeBucket(payment=pb.Payment(coins=1))))
+    assert state.players[0].bucket == 4
+    again = command(upgrade_bucket=pb.UpgradeBucket(payment=pb.Payment(coins=1)))
+    assert refused(state, 0, again) == "upgrade.none"
+
+
+def test_bucket_upgrades_stop_at_ten() -> None:
+    """Upgrade Your Bucket: at most one past the 9 space."""
+    state = resolving(with_player(started(), 0, bucket=10, coins=3), 0, ("workshop", 1))
+    assert (
+        refused(state, 0, command(upgrade_bucket=pb.UpgradeBucket(payment=pb.Payment(coins=1))))
+        == "upgrade.bucket_max"
+    )
+
+
+def test_clear_land_reveals_into_the_highest_empty_space_and_rolls_the_die() -> None:
+    """Clear Land: 2 Coins, the building goes to the highest empty Workshop space, then
+    the Forest Die; with a full Workshop the building is discarded."""
+    state = with_player(started(), 0, coins=4, character="floyd")
+    state = replace(state, workshop=("a", "", "b", "", "", ""))
+    state = resolving(state, 0, ("workshop", 1))
+    forest = cells(state.players[0].forests[0])[0]
+    events, after = run(
+        state, 0, command(clear_land=pb.ClearLand(forest=forest, payment=pb.Payment(coins=2)))
+    )
+    cleared = next(e.land_cleared for e in events if e.HasField("land_cleared"))
+    assert cleared.slot == 1 and after.workshop[1] == cleared.building
+    assert any(e.HasField("forest_die_rolled") for e in events)
+    assert len(after.players[0].forests) == 5 and after.players[0].coins == 2
+    full = replace(state, workshop=("a", "b", "c", "d", "e", "f"))
+    events, after = run(
+        full, 0, command(clear_land=pb.ClearLand(forest=forest, payment=pb.Payment(coins=2)))
+    )
+    assert next(e.land_cleared for e in events if e.HasField("land_cleared")).slot == -1
+    assert after.workshop == ("a", "b", "c", "d", "e", "f")
+
+
+def test_building_costs_its_row_covers_crops_and_triggers_when_built() -> None:
+    """Build: pay the row's cost, a cleared 2x2 (crops under it are lost), then its action."""
+    state = with_player(
+        started(), 0, coins=3, crops=(crop("strawberry", (0, 0)),), character="penny"
+    )
+    state = replace(state, workshop=("mercantile", "", "", "", "", ""))
+    state = resolving(state, 0, ("workshop", 1))
+    on_forest = command(build=pb.Build(slot=0, cell=cells((0, 2))[0], payment=pb.Payment(coins=3)))
+    assert refused(state, 0, on_forest) == "build.no_site"
+    cmd = command(build=pb.Build(slot=0, cell=cells((0, 0))[0], payment=pb.Payment(coins=3)))
+    _, after = run(state, 0, cmd)
+    p = after.players[0]
+    assert p.coins == 0 and p.crops == () and p.buildings[0].building == "mercantile"
+    assert after.workshop[0] == ""
+    assert [(t.kind, t.amount) for t in after.steps[-1].tasks] == [("coin", 3)]
+
+
+# --- Trading Post ------------------------------------------------------------------------
+
+
+def test_trading_post_costs_and_actions() -> None:
+    """Trading Post: a Seed, 2 Fertilizer or 3 Water per trade; upgrading a seed adds a Coin."""
+    state = with_player(started(), 0, seeds=(1, 0, 0, 0), fertilizer=1, water=2, bucket=5, coins=0)
+    state = resolving(state, 0, ("trade", 2))
+    assert (
+        refused(state, 0, command(trade=pb.Trade(give="fertilizer", action="field")))
+        == "trade.cannot_afford"
+    )
+    _, state = run(
+        state, 0, command(trade=pb.Trade(give="seed", seed="wheat", action="upgrade_seed"))
+    )
+    assert [t.kind for t in state.steps[-1].tasks] == ["trade", "seed_upgrade", "coin"]
+    state = with_player(state, 0, seeds=(1, 0, 0, 0))
+    _, state = run(state, 0, command(upgrade_seed=pb.UpgradeSeed(seed="wheat")))
+    assert state.players[0].seeds == (0, 1, 0, 0)
+
+
+def test_trading_for_clear_land_does_not_roll_the_die() -> None:
+    """Trading Post: Clear Land without rolling the Forest Die, and without its Coins."""
+    state = with_player(started(), 0, fertilizer=2, coins=0)
+    state = resolving(state, 0, ("trade", 1))
+    _, state = run(state, 0, command(trade=pb.Trade(give="fertilizer", action="clear_land")))
+    forest = cells(state.players[0].forests[0])[0]
+    events, state = run(state, 0, command(clear_land=pb.ClearLand(forest=forest)))
+    assert not any(e.HasField("forest_die_rolled") for e in events)
+    assert state.players[0].fertilizer == 0
+
+
+# --- Farmer's Market ---------------------------------------------------------------------
+
+
+def test_market_spaces_charge_their_cost_and_grant_the_tile_actions() -> None:
+    """Farmer's Market: pay the space's Coins, then take the tile's actions."""
+    state = replace(placing(started(3), 0), market_large="seed_stall")
+    state = with_player(state, 0, coins=1, character="floyd")
+    _, after = run(
+        state,
+        0,
+        command(place_worker=pb.PlaceWorker(space="market_large_b", payment=pb.Payment(coins=1))),
+    )
+    assert after.players[0].coins == 0
+    assert [(t.kind, t.amount) for t in after.steps[-1].tasks] == [("seed:pumpkin", 1)]
