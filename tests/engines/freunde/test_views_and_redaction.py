@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from engines.core.contract import TableConfig
-from engines.core.play import Table
+from engines.core.rng import Rng
 from engines.freunde.engine import ENGINE
 from proto import freunde_pb2 as pb
 from tests.engines.freunde.given import after, game, turn
@@ -42,18 +42,17 @@ def test_no_view_shows_a_deck_order() -> None:
 
 def test_set_up_events_hide_every_deck_order_from_everyone() -> None:
     """GameStarted keeps the deck sizes and clears the cards, for players and spectators."""
-    table = Table.create(ENGINE, TableConfig("t", 2), b"secret")
+    events = ENGINE.setup(TableConfig("t", 2), Rng(b"secret", "t", 0))
     for seat in (None, 0, 1):
-        started = ENGINE.redact(table.events[0], seat).game_started
+        started = ENGINE.redact(events[0], seat).game_started
         assert list(started.plot_stack) == [0] * 27
         assert list(started.panda_objectives) == [0] * 15
-        assert started.first_player == table.events[0].game_started.first_player
+        assert started.first_player == events[0].game_started.first_player
 
 
 def test_dealt_objectives_are_seen_by_their_owner_only() -> None:
     """ObjectivesDealt: the owner sees its cards, everyone else three blanks of known kinds."""
-    table = Table.create(ENGINE, TableConfig("t", 2), b"secret")
-    dealt = table.events[1]
+    dealt = ENGINE.setup(TableConfig("t", 2), Rng(b"secret", "t", 0))[1]
     assert ENGINE.redact(dealt, 0) == dealt
     hidden = ENGINE.redact(dealt, 1).objectives_dealt
     assert list(hidden.cards) == [0, 0, 0] and len(hidden.kinds) == 3
