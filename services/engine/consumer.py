@@ -37,7 +37,7 @@ from typing import Any
 
 from google.protobuf.message import DecodeError
 from redis.asyncio.cluster import RedisCluster
-from redis.exceptions import ResponseError
+from redis.exceptions import RedisError, ResponseError
 
 from proto import common_pb2
 from services.engine.handler import TableHost
@@ -139,7 +139,11 @@ class CommandConsumer:
             while not stop.is_set():
                 await self.step()
         finally:
-            await self.release_all()
+            try:
+                await self.release_all()
+            except RedisError as gone:
+                # Unreleased leases simply expire; another replica waits lease_ms longer.
+                log.warning("consumer.leases_not_released", error=str(gone))
             log.info("consumer.stopped", consumer=self.name, handled=self.handled)
 
     async def ensure_groups(self) -> None:

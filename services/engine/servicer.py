@@ -2,7 +2,8 @@
 
 Domain errors become status codes here and nowhere else: an unknown table is
 ``NOT_FOUND``, a request the service refuses is ``INVALID_ARGUMENT``, a table id
-taken is ``ALREADY_EXISTS``. Rule violations are not errors: ``Execute`` returns them
+taken is ``ALREADY_EXISTS``, a write whose fsync was not confirmed ``UNAVAILABLE`` (retrying
+its command id is safe). Rule violations are not errors: ``Execute`` returns them
 as ``ExecuteResponse.rejected``.
 """
 
@@ -15,7 +16,7 @@ import grpc
 
 from proto import common_pb2, engine_pb2, engine_pb2_grpc
 from services.engine.handler import BadRequest, TableHost
-from services.eventstore import TableExists, TableNotFound
+from services.eventstore import NotDurable, TableExists, TableNotFound
 from services.logs import get_logger
 
 __all__ = ["EngineServicer"]
@@ -76,6 +77,9 @@ async def _guarded(context: grpc.aio.ServicerContext, call: Awaitable[T]) -> T:
         await _abort(context, grpc.StatusCode.ALREADY_EXISTS, f"table {taken} exists already")
     except BadRequest as bad:
         await _abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(bad))
+    except NotDurable as unconfirmed:
+        # Applied but its fsync is unconfirmed: the same command id may be sent again.
+        await _abort(context, grpc.StatusCode.UNAVAILABLE, str(unconfirmed))
     raise AssertionError("unreachable: abort raises")
 
 

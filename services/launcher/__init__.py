@@ -20,6 +20,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import grpc
 import httpx
@@ -178,19 +179,37 @@ class Launcher:
 
     async def _watch(self, stop: asyncio.Event) -> Child | None:
         """Block until a signal (None) or until a child exits (that child)."""
-        waits = {
+        waits: dict[asyncio.Future[Any], Child] = {
             asyncio.ensure_future(child.process.wait()): child
             for child in self.children
             if child.process is not None
         }
         stopper = asyncio.ensure_future(stop.wait())
-        done, _ = await asyncio.wait([stopper, *waits], return_when=asyncio.FIRST_COMPLETED)
-        for task in [stopper, *waits]:
+        redis = asyncio.ensure_future(self._redis_exit())
+        watched = [stopper, redis, *waits]
+        done, _ = await asyncio.wait(watched, return_when=asyncio.FIRST_COMPLETED)
+        for task in watched:
             if task not in done:
                 task.cancel()
         if stopper in done:
             return None
+        # A Ctrl-C reaches the private Redis too; give our own signal handler its turn
+        # before calling that a failure.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), timeout=0.5)
+        if stop.is_set():
+            return None
+        if redis in done:
+            return Child("redis", [], self.redis_url, "process")
         return next(waits[task] for task in done if task in waits)
+
+    async def _redis_exit(self) -> None:
+        """Return when the private Redis has exited; never, for an outside one."""
+        if self.redis_server is None:
+            await asyncio.Event().wait()
+            return
+        while self.redis_server.running:
+            await asyncio.sleep(0.5)
 
     async def _stop_children(self) -> None:
         for child in reversed(self.children):

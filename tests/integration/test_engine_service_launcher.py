@@ -1,0 +1,103 @@
+"""``python -m services.launcher`` (``make run``): starts the stack, reports it, stops it."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from services.redis_server import free_port
+
+pytestmark = [pytest.mark.integration, pytest.mark.e2e]
+
+_START_S = 90
+
+
+def launch(tmp_path: Path) -> subprocess.Popen[str]:
+    """The launcher with a private Redis under ``tmp_path`` and free ports."""
+    env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
+    env.update(
+        BW_ENGINE_PORT=str(free_port()),
+        BW_GATEWAY_PORT=str(free_port()),
+        BW_SHARDS="4",
+    )
+    return subprocess.Popen(
+        [sys.executable, "-m", "services.launcher"],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+
+
+def running_table(launcher: subprocess.Popen[str]) -> dict[str, str]:
+    """Read the launcher's "what runs where" table; name -> address."""
+    assert launcher.stdout is not None
+    rows: dict[str, str] = {}
+    deadline = time.monotonic() + _START_S
+    seen_header = False
+    while time.monotonic() < deadline:
+        line = launcher.stdout.readline()
+        if not line:
+            raise AssertionError(f"launcher exited with {launcher.wait()} before it was ready")
+        if line.startswith("boardwright is running"):
+            seen_header = True
+            continue
+        if seen_header and "API docs" in line:
+            return rows
+        if seen_header:
+            name, _, where = line.strip().partition("  ")
+            rows[name.strip()] = where.strip()
+    raise AssertionError("the launcher did not report a running stack")
+
+
+def stop(launcher: subprocess.Popen[str], signum: int = signal.SIGINT) -> int:
+    if launcher.poll() is None:
+        launcher.send_signal(signum)
+    try:
+        return launcher.wait(timeout=60)
+    finally:
+        if launcher.poll() is None:
+            launcher.kill()
+
+
+def test_the_stack_starts_answers_and_stops_on_ctrl_c(tmp_path: Path) -> None:
+    """Every game's engine, the projector and the gateway run; SIGINT stops all, exit 0."""
+    launcher = launch(tmp_path)
+    try:
+        rows = running_table(launcher)
+        assert rows["engine freunde"].startswith("127.0.0.1:")
+        assert "(private)" in rows["redis"]
+        ready = httpx.get(f"{rows['gateway']}/readyz", timeout=10)
+        assert ready.status_code == 200, ready.text
+        pid = int(re.sub(r"\D", "", rows["projector"]))
+    finally:
+        code = stop(launcher)
+    assert code == 0
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+    with pytest.raises(httpx.ConnectError):
+        httpx.get(f"{rows['gateway']}/healthz", timeout=2)
+    assert (tmp_path / ".data" / "redis").is_dir()
+
+
+def test_a_child_that_dies_stops_the_stack_with_an_error(tmp_path: Path) -> None:
+    """When the projector is killed, the launcher stops the rest and exits non-zero."""
+    launcher = launch(tmp_path)
+    try:
+        rows = running_table(launcher)
+        os.kill(int(re.sub(r"\D", "", rows["projector"])), signal.SIGKILL)
+        code = launcher.wait(timeout=60)
+    finally:
+        stop(launcher)
+    assert code != 0
+    with pytest.raises(httpx.ConnectError):
+        httpx.get(f"{rows['gateway']}/healthz", timeout=2)
