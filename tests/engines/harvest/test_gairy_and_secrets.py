@@ -1,0 +1,74 @@
+"""Mayor Gairy (1-2 players) and what each seat may see."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+from engines.core.rng import Rng
+from engines.harvest.content import content
+from engines.harvest.engine import ENGINE
+from engines.harvest.gairy import gairy_space, gairy_turn
+
+from .helpers import started, table
+
+
+def test_gairy_arrows_pick_highest_lowest_leftmost_rightmost_open_space() -> None:
+    """Action Phase (Gairy): up 3-2-1, down 1-2-3, left/right by position; taken spaces skipped."""
+    state = replace(started(2), placements=(("store_3", 0),))
+    assert gairy_space(state, "general_store", "up").id == "store_2"  # type: ignore[union-attr]
+    assert gairy_space(state, "general_store", "down").id == "store_1"  # type: ignore[union-attr]
+    assert gairy_space(state, "workshop", "left").id == "workshop_3"  # type: ignore[union-attr]
+    assert gairy_space(state, "workshop", "right").id == "workshop_1"  # type: ignore[union-attr]
+    full = replace(state, placements=(("fields_3", 0), ("fields_2", 1), ("fields_1", 0)))
+    assert gairy_space(full, "fields", "up") is None
+
+
+def test_gairy_redraws_when_his_section_is_full_and_reveals_buildings_at_the_workshop() -> None:
+    """A full section means a replacement tile; a Workshop visit reveals a building."""
+    state = replace(started(2), round=1, gairy_pieces=3)
+    taken = tuple((s.id, 0) for s in content().spaces if not s.always_open)
+    state = replace(state, placements=taken[:-1], workshop=("", "", "", "", "", ""))
+    for seed in range(6):
+        events = gairy_turn(state, Rng(b"g", str(seed), 0))
+        placed = [e.worker_placed for e in events if e.HasField("worker_placed")]
+        assert len(placed) == 1
+        drawn = [e.gairy_tile_drawn for e in events if e.HasField("gairy_tile_drawn")]
+        assert all(d.space == "" for d in drawn[:-1])
+        if placed[0].space.startswith("workshop"):
+            assert any(e.HasField("building_revealed") for e in events)
+
+
+def test_solo_gairy_places_two_pieces_per_turn() -> None:
+    """Solo: two Gairy tiles each turn."""
+    state = replace(started(1), gairy_pieces=6)
+    events = gairy_turn(state, Rng(b"g", "solo", 0))
+    assert sum(1 for e in events if e.HasField("worker_placed")) == 2
+
+
+def test_dealt_characters_and_farmhouses_are_hidden_from_other_seats() -> None:
+    """Hidden information: before the choice, only the seat itself sees its two of each."""
+    t = table(3)
+    state = t.state
+    secret = set(state.players[1].dealt_characters) | set(state.players[1].dealt_farmhouses)
+    for seat in (None, 0, 2):
+        view = json.dumps(ENGINE.view(state, seat))
+        setup = ENGINE.redact(t.events[0], seat)
+        assert setup is not None
+        for name in (
+            secret
+            - set(state.players[seat or 0].dealt_characters)
+            - set(state.players[seat or 0].dealt_farmhouses)
+        ):
+            assert f'"{name}"' not in view
+        assert list(setup.game_set_up.deals[1].characters) == []
+    mine = ENGINE.view(state, 1)["players"][1]
+    assert set(mine["dealt_characters"]) | set(mine["dealt_farmhouses"]) == secret
+    assert list(ENGINE.redact(t.events[0], 1).game_set_up.deals[1].characters)  # type: ignore[union-attr]
+
+
+def test_views_show_stack_sizes_never_orders() -> None:
+    """Hidden information: the building stack is a count; no stack order exists to leak."""
+    view = ENGINE.view(started(2), None)
+    assert isinstance(view["building_stack"], int)
+    assert view["building_stack"] == len(content().buildings) - 4 - 12
