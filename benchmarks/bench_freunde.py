@@ -1,0 +1,83 @@
+"""Freunde engine speed: complete random games per second, legal_commands calls per second.
+
+    python -m benchmarks freunde
+
+Pure engine, one process, no I/O. Random games choose uniformly among the legal
+commands (the property tests' player) with the default table options; each figure is
+measured for a fixed time budget.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from engines.core.contract import TableConfig
+from engines.core.play import Table
+from engines.freunde.engine import ENGINE
+from engines.freunde.state import FreundeState
+
+SECONDS = 8.0
+
+
+def random_game(seats: int, index: int) -> Table:
+    """One complete game, uniform over the legal commands."""
+    chooser = random.Random(index)
+    table = Table.create(ENGINE, TableConfig(f"bench-{seats}-{index}", seats), b"bench")
+    table.play(lambda t, seat: chooser.choice(ENGINE.legal_commands(t.state, seat)))
+    return table
+
+
+def games_per_second(seats: int) -> tuple[float, float]:
+    """Complete games per second and their mean length in commands."""
+    started, games, commands = time.perf_counter(), 0, 0
+    while time.perf_counter() - started < SECONDS or games == 0:
+        commands += len(random_game(seats, games).commands)
+        games += 1
+    elapsed = time.perf_counter() - started
+    return games / elapsed, commands / games
+
+
+def sample_states(count: int) -> list[tuple[FreundeState, int]]:
+    """Positions met in random 3-player games, with the seat to act."""
+    positions: list[tuple[FreundeState, int]] = []
+    index = 0
+    while len(positions) < count:
+        table = Table.create(ENGINE, TableConfig(f"sample-{index}", 3), b"bench")
+        chooser = random.Random(index)
+        while not ENGINE.outcome(table.state).finished and len(positions) < count:
+            seat = ENGINE.outcome(table.state).to_act[0]
+            positions.append((table.state, seat))
+            table.execute(seat, chooser.choice(ENGINE.legal_commands(table.state, seat)))
+        index += 1
+    return positions
+
+
+def legal_commands_per_second() -> tuple[float, float]:
+    """legal_commands calls per second over varied positions, and the mean list length."""
+    positions = sample_states(2_000)
+    started, calls, listed = time.perf_counter(), 0, 0
+    while time.perf_counter() - started < SECONDS:
+        for state, seat in positions:
+            listed += len(ENGINE.legal_commands(state, seat))
+            calls += 1
+    return calls / (time.perf_counter() - started), listed / calls
+
+
+def main() -> None:
+    for seats in (2, 3, 4):
+        rate, length = games_per_second(seats)
+        print(
+            f"freunde {seats} players: {rate:8.2f} complete random games/s "
+            f"({length:.0f} commands per game)",
+            flush=True,
+        )
+    rate, size = legal_commands_per_second()
+    print(
+        f"freunde legal_commands: {rate:10.0f} calls/s (mean {size:.1f} commands listed)",
+        flush=True,
+    )
+
+
+if __name__ == "__main__":
+    main()
