@@ -205,12 +205,13 @@ class CommandConsumer:
 
     async def _try_leases(self, shards: Iterable[int], ttl: int) -> set[int]:
         ordered = list(shards)
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for index in ordered:
-                await self._acquire(
-                    keys=[lease_key(index, self.game)], args=[self.name, ttl], client=pipe
-                )
-            results = await pipe.execute()
+        # Concurrent calls rather than a pipeline: cluster pipelines refuse scripts.
+        results = await asyncio.gather(
+            *(
+                self._acquire(keys=[lease_key(index, self.game)], args=[self.name, ttl])
+                for index in ordered
+            )
+        )
         return {index for index, ok in zip(ordered, results, strict=True) if ok == 1}
 
     async def release_all(self) -> None:
