@@ -20,7 +20,7 @@ from engines.harvest.engine import ENGINE
 from proto import harvest_pb2 as pb
 
 GAMES = int(os.environ.get("BW_PROPERTY_GAMES", "12"))
-OPTIONS = ({}, {"draft": True}, {"first_game": True})
+OPTIONS: tuple[dict[str, bool], ...] = ({}, {"draft": True}, {"first_game": True})
 
 
 def _key(command: pb.Command) -> bytes:
@@ -52,7 +52,7 @@ def _check_secrets(table: Table) -> None:
         return
     for seat in (None, *range(state.seats)):
         seen = json.dumps(ENGINE.view(state, seat))
-        redacted = [ENGINE.redact(e, seat) for e in table.events]
+        redacted = [ENGINE.redact(e, seat) for e in table.events]  # type: ignore[arg-type]
         for other, player in enumerate(state.players):
             if other == seat or other in state.done:
                 continue

@@ -222,10 +222,10 @@ BLOCK = frozenset({(0, 2), (0, 3), (1, 2), (1, 3)})
 
 def end_points(building: str, **player: object) -> int:
     """Resolve one end-game building's scoring at Game End; the points it gave."""
-    others = player.pop("others", ())
+    others: tuple[Built, ...] = player.pop("others", ())  # type: ignore[assignment]
     state = with_player(
         started(), 0, buildings=(Built(building, BLOCK), *others), forests=(), **player
-    )  # type: ignore[arg-type]
+    )
     state = resolving(state, 0, (f"end:{building}", 1), phase="game_end")
     before = state.players[0].points
     _, state = run(state, 0, command(take_benefit=pb.TakeBenefit(task=0)))

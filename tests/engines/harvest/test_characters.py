@@ -5,12 +5,13 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engines.harvest.engine import ENGINE
+from engines.harvest.state import HarvestState
 from proto import harvest_pb2 as pb
 
 from .helpers import cells, command, crop, placing, resolving, run, started, with_player
 
 
-def sunrise_turn(character: str, tile: int, **player: object):  # type: ignore[no-untyped-def]
+def sunrise_turn(character: str, tile: int, **player: object) -> tuple[int, HarvestState]:
     """The first seat, playing ``character``, takes Sunrise tile ``tile``."""
     state = started(3)
     seat = ENGINE.outcome(state).to_act[0]
@@ -52,7 +53,7 @@ def test_jaime_moves_a_piece_after_all_placements() -> None:
 def test_remi_chooses_the_benefit_again_or_a_coin() -> None:
     """Remi: the tile's non-Coin benefit a second time, or 1 more Coin."""
     seat, state = sunrise_turn("remi", 4, fertilizer=1)
-    remi = [i for i, t in enumerate(state.steps[-1].tasks) if t.kind == "remi"][0]
+    remi = next(i for i, t in enumerate(state.steps[-1].tasks) if t.kind == "remi")
     _, again = run(state, seat, command(take_benefit=pb.TakeBenefit(task=remi, option="again")))
     assert [t.kind for t in again.steps[-1].tasks].count("fertilizer") == 2
     _, coin = run(state, seat, command(take_benefit=pb.TakeBenefit(task=remi, option="coin")))
@@ -149,7 +150,7 @@ def test_lucky_farmhouse_rerolls_the_forest_die_once_a_round() -> None:
     _, state = run(
         state, 0, command(clear_land=pb.ClearLand(forest=forest, payment=pb.Payment(coins=2)))
     )
-    die = [i for i, t in enumerate(state.steps[-1].tasks) if t.kind.startswith("die:")][0]
+    die = next(i for i, t in enumerate(state.steps[-1].tasks) if t.kind.startswith("die:"))
     _, state = run(state, 0, command(reroll_die=pb.RerollDie(task=die)), version=2)
     assert state.players[0].rerolls == 0
     assert sum(1 for t in state.steps[-1].tasks if t.kind.startswith("die:")) == 1

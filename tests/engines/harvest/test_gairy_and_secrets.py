@@ -9,6 +9,7 @@ from engines.core.rng import Rng
 from engines.harvest.content import content
 from engines.harvest.engine import ENGINE
 from engines.harvest.gairy import gairy_space, gairy_turn
+from proto import harvest_pb2 as pb
 
 from .helpers import started, table
 
@@ -50,10 +51,11 @@ def test_dealt_characters_and_farmhouses_are_hidden_from_other_seats() -> None:
     """Hidden information: before the choice, only the seat itself sees its two of each."""
     t = table(3)
     state = t.state
+    set_up: pb.Event = t.events[0]  # type: ignore[assignment]
     secret = set(state.players[1].dealt_characters) | set(state.players[1].dealt_farmhouses)
     for seat in (None, 0, 2):
         view = json.dumps(ENGINE.view(state, seat))
-        setup = ENGINE.redact(t.events[0], seat)
+        setup = ENGINE.redact(set_up, seat)
         assert setup is not None
         for name in (
             secret
@@ -64,7 +66,8 @@ def test_dealt_characters_and_farmhouses_are_hidden_from_other_seats() -> None:
         assert list(setup.game_set_up.deals[1].characters) == []
     mine = ENGINE.view(state, 1)["players"][1]
     assert set(mine["dealt_characters"]) | set(mine["dealt_farmhouses"]) == secret
-    assert list(ENGINE.redact(t.events[0], 1).game_set_up.deals[1].characters)  # type: ignore[union-attr]
+    own = ENGINE.redact(set_up, 1)
+    assert own is not None and list(own.game_set_up.deals[1].characters)
 
 
 def test_views_show_stack_sizes_never_orders() -> None:

@@ -9,12 +9,13 @@ import pytest
 
 from engines.core.errors import RuleViolation
 from engines.harvest.engine import ENGINE
+from engines.harvest.state import HarvestState
 from proto import harvest_pb2 as pb
 
 from .helpers import cells, command, crop, placing, resolving, run, started, with_player
 
 
-def refused(state, seat, cmd) -> str:  # type: ignore[no-untyped-def]
+def refused(state: HarvestState, seat: int, cmd: pb.Command) -> str:
     with pytest.raises(RuleViolation) as error:
         run(state, seat, cmd)
     return error.value.code

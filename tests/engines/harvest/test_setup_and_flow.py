@@ -8,7 +8,7 @@ import pytest
 
 from engines.core.errors import RuleViolation
 from engines.harvest.engine import ENGINE
-from engines.harvest.state import Built
+from engines.harvest.state import Built, HarvestState
 from proto import harvest_pb2 as pb
 
 from .helpers import command, crop, run, started, table, with_player
@@ -98,7 +98,7 @@ def test_draft_goes_in_sunrise_order_then_back_and_ends_with_one_of_each() -> No
     assert all(p.character and p.farmhouse for p in state.players)
 
 
-def _through_sunrise(state):  # type: ignore[no-untyped-def]
+def _through_sunrise(state: HarvestState) -> HarvestState:
     while state.phase == "sunrise":
         seat = ENGINE.outcome(state).to_act[0]
         if state.steps:
