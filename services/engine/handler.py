@@ -332,6 +332,11 @@ class TableHost:
                 return await self._reject(
                     envelope, violation.code, violation.message, violation.details
                 )
+            except Exception:
+                # A rules bug must not become a server error for the client who found it;
+                # not recorded, so the same command id works once the rules are fixed.
+                log.exception("command.rules_failed")
+                return _rejected("command.invalid", "the rules cannot decide this command")
             try:
                 return await self._append(envelope, command, loaded, events)
             except VersionConflict:

@@ -18,7 +18,7 @@ from engines.core.messages import to_json
 from engines.core.play import Table, fold
 from proto import engine_pb2, engine_pb2_grpc
 from services.config import Settings
-from services.engine.handler import canonical_json
+from services.engine.handler import TableHost, canonical_json
 from services.engine.server import SERVICE_NAME, EngineService, start
 from tests.integration.test_engine_service_support import (
     FREUNDE,
@@ -28,6 +28,8 @@ from tests.integration.test_engine_service_support import (
     command_from_json,
     create_request,
     envelope,
+    open_host,
+    scripted_game,
 )
 
 pytestmark = [pytest.mark.anyio, pytest.mark.integration]
@@ -300,3 +302,30 @@ async def test_a_seat_outside_the_table_cannot_read(
         with pytest.raises(grpc.aio.AioRpcError) as refused:
             await call
         assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+
+
+class _BrokenRules:
+    """Freunde, except that ``decide`` has a bug."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(FREUNDE, name)
+
+    def decide(self, *_: Any) -> Any:
+        raise ZeroDivisionError("a bug in the rules")
+
+
+async def test_a_bug_in_the_rules_is_a_rejection_that_is_not_recorded(
+    redis_url: str, table_id: str
+) -> None:
+    """The client gets ``command.invalid``, and the same id may be retried after a fix."""
+    host = await open_host(redis_url)
+    try:
+        await host.create_table(create_request(table_id))
+        seat, command = scripted_game(table_id)[0]
+        broken = TableHost(host.store, _BrokenRules())  # type: ignore[arg-type]
+        reply = await broken.execute(envelope(table_id, "c1", seat, command))
+        assert reply.rejected.code == "command.invalid"
+        assert await host.store.outcome(table_id, "c1") is None
+        assert (await host.execute(envelope(table_id, "c1", seat, command))).HasField("accepted")
+    finally:
+        await host.store.redis.aclose()
