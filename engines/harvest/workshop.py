@@ -79,7 +79,8 @@ def clear_land(state: HarvestState, cmd: pb.ClearLand, seat: int, rng: Rng) -> l
     if index < 0:
         raise RuleViolation("clear.none", "Nothing lets you clear land now.")
     player = state.players[seat]
-    forest = content().grid.cell(cmd.forest) if 0 <= cmd.forest < 36 else (-1, -1)
+    grid = content().grid
+    forest = grid.cell(cmd.forest) if 0 <= cmd.forest < grid.rows * grid.cols else (-1, -1)
     if forest not in player.forests:
         raise RuleViolation("clear.no_forest", "There is no Forest tile there.")
     price = CLEAR_PRICE if kind == "workshop" else 0

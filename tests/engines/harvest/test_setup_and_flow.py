@@ -177,3 +177,58 @@ def test_game_end_scores_buildings_crops_bushes_coins_and_resolves_end_game_buil
     # 10 track + 4 Outhouse, buildings 5 + 2, crops 3 (berry, strawberry, wheat), bush 2, coins 2
     assert outcome.scores == (10 + 4 + 7 + 3 + 2 + 2,)
     assert outcome.breakdown["0"]["buildings"] == 7
+
+
+def test_ties_go_to_leftover_resources_then_are_shared() -> None:
+    """Game End: most points wins; ties by leftover Coins, Water, Fertilizer and Seeds."""
+    from engines.harvest.scoring import winners
+    from engines.harvest.state import FinalScore
+
+    def score(seat: int, total: int, leftovers: int) -> FinalScore:
+        return FinalScore(seat, total, total, 0, 0, 0, 0, leftovers)
+
+    assert winners((score(0, 20, 3), score(1, 20, 5), score(2, 19, 9))) == (1,)
+    assert winners((score(0, 20, 5), score(1, 20, 5))) == (0, 1)
+
+
+def test_round_four_shows_the_market_board_after_three_tiles() -> None:
+    """Sunset 3: three tiles cover rounds 1-3; round 4 uses the board's own spaces."""
+    from engines.core.rng import Rng
+    from engines.harvest.flow import advance
+
+    state = started(4)
+    seen = [state.market_large]
+    for _ in range(3):
+        state = replace(state, phase="jaime", turn=-1, steps=(), order=(), position=-1)
+        state = replace(state, players=tuple(replace(p, pieces=0) for p in state.players))
+        for event in advance(state, Rng(b"m", str(state.round), 0))[:1]:
+            state = ENGINE.evolve(state, event)
+        seen.append(state.market_large)
+    assert state.round == 4
+    assert len(set(seen[:3])) == 3 and seen[3] == "market_board"
+    assert state.market_small == "market_board_small"
+
+
+def test_gairy_takes_his_turns_in_sunrise_order() -> None:
+    """Action Phase (Gairy): he places in Sunrise order among the players."""
+    state = _through_sunrise(started(2))
+    assert -1 in state.order
+    while len(state.placements) < 3:
+        seat = ENGINE.outcome(state).to_act[0]
+        if state.steps:
+            _, state = run(state, seat, command(finish=pb.Finish()))
+        else:
+            _, state = run(state, seat, command(place_worker=pb.PlaceWorker(space="trading_1")))
+    assert [s for _, s in state.placements[:3]] == list(state.order)
+
+
+def test_sunrise_benefits_are_taken_in_the_order_chosen() -> None:
+    """Sunrise Phase 2: the tile, Farmhouse and Character benefits in any order."""
+    state = started(3)
+    seat = ENGINE.outcome(state).to_act[0]
+    _, state = run(state, seat, command(choose_sunrise=pb.ChooseSunrise(tile=state.display[0])))
+    count = len(state.steps[-1].tasks)
+    assert count >= 2
+    last = count - 1
+    _, state = run(state, seat, command(take_benefit=pb.TakeBenefit(task=last)))
+    assert len(state.steps[-1].tasks) == count - 1
