@@ -1,0 +1,173 @@
+"""End-to-end commands per second through every process, beside the raw Redis round trip.
+
+    python -m benchmarks e2e
+
+Starts the whole stack (Redis from ``REDIS_URL`` or a private AOF server, the Freunde
+engine service, the projector and the gateway) and drives it over HTTP from this process:
+
+* Redis PING: the raw round trip to the same server, one at a time.
+* 1, 100 and 1,000 concurrent tables: one asyncio driver per table sends Freunde commands
+  back to back, each waiting for its reply (``POST /v1/tables/{id}/commands`` with
+  ``expected_version``). Drivers choose with their own mirror of the table (they opened it
+  with their own seed), so only the command itself crosses the wire and is timed. A table
+  that ends is replaced by a new one.
+
+Each figure is measured for a fixed time budget; the whole run stays under ~90 s. The
+client, the gateway, the engine service, the projector and Redis share this machine's
+cores, so the figures are a floor for a deployment, not a ceiling.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+import redis.asyncio
+
+import engines
+from engines.core.messages import to_json
+from gateway.client import BotTable, GatewayClient
+from services.redis_server import redis_url_or_private
+from tests.e2e.stack import Stack
+
+LEVELS = (1, 100, 1_000)
+SECONDS = {1: 5.0, 100: 6.0, 1_000: 8.0}
+PINGS = 2_000
+ENGINE = engines.get("freunde")
+
+
+@dataclass
+class Tally:
+    latencies: list[float] = field(default_factory=list)
+    rejected: int = 0
+
+
+def percentile(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def ping_round_trip(url: str) -> tuple[float, float]:
+    client = redis.asyncio.Redis.from_url(url)
+    try:
+        samples = []
+        for _ in range(PINGS):
+            started = time.perf_counter()
+            await client.ping()
+            samples.append(time.perf_counter() - started)
+    finally:
+        await client.aclose()
+    return percentile(samples, 0.5), percentile(samples, 0.99)
+
+
+async def open_table(client: GatewayClient, n: int) -> BotTable:
+    return await BotTable.open(client, "freunde", 2 + n % 3, bot_seed=n)
+
+
+async def drive(
+    client: GatewayClient, table: BotTable, deadline: float, tally: Tally, n: int
+) -> None:
+    """Send commands to one table until the deadline, opening a new table when one ends."""
+    choose = random.Random(n)
+    sent = 0
+    while time.perf_counter() < deadline:
+        outcome = ENGINE.outcome(table.mirror.state)
+        if outcome.finished:
+            table = await open_table(client, n)
+            continue
+        seat = outcome.to_act[0]
+        command = choose.choice(ENGINE.legal_commands(table.mirror.state, seat))
+        started = time.perf_counter()
+        reply = await client.http.post(
+            f"/v1/tables/{table.table_id}/commands",
+            headers={"Authorization": f"Bearer {table.tokens[seat]}"},
+            json={
+                "command_id": f"b{n}.{sent}",
+                "expected_version": table.mirror.version,
+                "command": to_json(command),
+            },
+        )
+        tally.latencies.append(time.perf_counter() - started)
+        sent += 1
+        if reply.status_code != 200:
+            tally.rejected += 1
+            return
+        table.mirror.execute(seat, command)
+
+
+async def level(url: str, tables: int) -> tuple[float, float, float, int, int]:
+    # One connection per table, each its own client: one shared pool of a thousand
+    # connections costs the client more than the whole server side.
+    clients = [
+        GatewayClient(url, httpx.AsyncClient(base_url=url, timeout=120)) for _ in range(tables)
+    ]
+    try:
+        opening = asyncio.Semaphore(50)
+
+        async def opened(n: int) -> BotTable:
+            async with opening:
+                return await open_table(clients[n], n)
+
+        started = time.perf_counter()
+        bots = await asyncio.gather(*(opened(n) for n in range(tables)))
+        print(f"   {tables} tables opened in {time.perf_counter() - started:.1f} s", flush=True)
+        tally = Tally()
+        started = time.perf_counter()
+        deadline = started + SECONDS[tables]
+        await asyncio.gather(
+            *(drive(clients[n], t, deadline, tally, n) for n, t in enumerate(bots))
+        )
+        elapsed = time.perf_counter() - started
+    finally:
+        for client in clients:
+            await client.aclose()
+    done = len(tally.latencies)
+    return (
+        done / elapsed,
+        percentile(tally.latencies, 0.5),
+        percentile(tally.latencies, 0.99),
+        done,
+        tally.rejected,
+    )
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process (Linux ``/proc``); 0 where unavailable."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def main() -> None:
+    began = time.perf_counter()
+    print("   starting Redis, the Freunde engine service, the projector, the gateway", flush=True)
+    with redis_url_or_private() as redis_url, Stack(redis_url, shards=64) as stack:
+        p50, p99 = asyncio.run(ping_round_trip(redis_url))
+        print(
+            f"redis PING round trip        p50 {p50 * 1e3:7.3f} ms   p99 {p99 * 1e3:7.3f} ms",
+            flush=True,
+        )
+        for tables in LEVELS:
+            rate, c50, c99, done, rejected = asyncio.run(level(stack.url, tables))
+            print(
+                f"{tables:>5} concurrent tables     {rate:8.1f} commands/s"
+                f"   p50 {c50 * 1e3:7.2f} ms   p99 {c99 * 1e3:7.2f} ms"
+                f"   ({done} commands, {rejected} refused)",
+                flush=True,
+            )
+        used = ", ".join(
+            f"{name} {cpu_seconds(process.pid):.0f} s" for name, process in stack.processes.items()
+        )
+        print(f"   CPU time used: {used}", flush=True)
+    print(f"   total {time.perf_counter() - began:.0f} s", flush=True)
+
+
+if __name__ == "__main__":
+    main()
