@@ -1,0 +1,107 @@
+"""Error mapping: every failure becomes {code, message, details} with a fitting status."""
+
+from __future__ import annotations
+
+import grpc
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from pydantic import BaseModel
+from redis.exceptions import ConnectionError as RedisConnectionError
+
+from gateway.errors import ApiError, install_error_handlers, status_for_rejection
+
+
+class Body(BaseModel):
+    n: int
+
+
+def _app() -> FastAPI:
+    app = FastAPI()
+    install_error_handlers(app)
+
+    @app.get("/api-error")
+    async def api_error() -> None:
+        raise ApiError(403, "seat.forbidden", "no", {"seat": "1"})
+
+    @app.get("/grpc/{code}")
+    async def grpc_error(code: str) -> None:
+        raise grpc.aio.AioRpcError(
+            grpc.StatusCode[code], grpc.aio.Metadata(), grpc.aio.Metadata(), details="engine says"
+        )
+
+    @app.get("/redis")
+    async def redis_down() -> None:
+        raise RedisConnectionError("refused")
+
+    @app.get("/bug")
+    async def bug() -> None:
+        raise RuntimeError("a bug")
+
+    @app.post("/body")
+    async def body(payload: Body) -> int:
+        return payload.n
+
+    return app
+
+
+@pytest.fixture(scope="module")
+def client() -> TestClient:
+    return TestClient(_app(), raise_server_exceptions=False)
+
+
+def test_api_errors_keep_their_status_code_and_details(client: TestClient) -> None:
+    """An ApiError is rendered as raised."""
+    reply = client.get("/api-error")
+    assert reply.status_code == 403
+    assert reply.json() == {"code": "seat.forbidden", "message": "no", "details": {"seat": "1"}}
+
+
+@pytest.mark.parametrize(
+    ("code", "status", "error"),
+    [
+        ("NOT_FOUND", 404, "table.not_found"),
+        ("INVALID_ARGUMENT", 422, "request.invalid"),
+        ("UNAVAILABLE", 503, "engine.unavailable"),
+        ("DEADLINE_EXCEEDED", 503, "engine.unavailable"),
+        ("INTERNAL", 503, "engine.unavailable"),
+    ],
+)
+def test_grpc_failures_map_to_client_or_unavailable_statuses(
+    client: TestClient, code: str, status: int, error: str
+) -> None:
+    """An engine that is down is 503, never a 500; its refusals are 4xx."""
+    reply = client.get(f"/grpc/{code}")
+    assert (reply.status_code, reply.json()["code"]) == (status, error)
+
+
+def test_validation_errors_and_unknown_routes_are_json(client: TestClient) -> None:
+    """Bad bodies are 422 request.invalid with the failing fields; unknown routes 404."""
+    reply = client.post("/body", json={"n": "x"})
+    assert reply.status_code == 422
+    assert reply.json()["code"] == "request.invalid"
+    assert reply.json()["details"]["errors"][0]["loc"] == ["body", "n"]
+    assert client.get("/nowhere").json()["code"] == "route.not_found"
+    assert client.delete("/redis").json()["code"] == "method.not_allowed"
+
+
+def test_a_store_outage_is_503_and_a_bug_is_a_json_500(client: TestClient) -> None:
+    """Redis down is retryable (503); only a bug on our side is a 500, still as JSON."""
+    assert (client.get("/redis").status_code, client.get("/redis").json()["code"]) == (
+        503,
+        "store.unavailable",
+    )
+    assert client.get("/bug").json() == {
+        "code": "server.error",
+        "message": "Something went wrong on our side.",
+        "details": {},
+    }
+
+
+@pytest.mark.parametrize(
+    ("code", "status"),
+    [("version.conflict", 409), ("table.not_found", 404), ("turn.not_yours", 422)],
+)
+def test_rejection_codes_choose_the_status(code: str, status: int) -> None:
+    """Conflicts are 409, unknown tables 404, every rule violation 422."""
+    assert status_for_rejection(code) == status
