@@ -45,6 +45,7 @@ ENGINE = engines.get("freunde")
 class Tally:
     latencies: list[float] = field(default_factory=list)
     rejected: int = 0
+    transport_errors: int = 0
 
 
 def percentile(samples: list[float], q: float) -> float:
@@ -82,16 +83,24 @@ async def drive(
             continue
         seat = outcome.to_act[0]
         command = choose.choice(ENGINE.legal_commands(table.mirror.state, seat))
-        started = time.perf_counter()
-        reply = await client.http.post(
-            f"/v1/tables/{table.table_id}/commands",
-            headers={"Authorization": f"Bearer {table.tokens[seat]}"},
-            json={
-                "command_id": f"b{n}.{sent}",
-                "expected_version": table.mirror.version,
-                "command": to_json(command),
-            },
-        )
+        body = {
+            "command_id": f"b{n}.{sent}",
+            "expected_version": table.mirror.version,
+            "command": to_json(command),
+        }
+        headers = {"Authorization": f"Bearer {table.tokens[seat]}"}
+        for _ in range(5):
+            started = time.perf_counter()
+            try:
+                reply = await client.http.post(
+                    f"/v1/tables/{table.table_id}/commands", headers=headers, json=body
+                )
+                break
+            except httpx.TransportError:
+                # Sent again under the same command id: applied at most once either way.
+                tally.transport_errors += 1
+        else:
+            return
         tally.latencies.append(time.perf_counter() - started)
         sent += 1
         if reply.status_code != 200:
@@ -100,14 +109,14 @@ async def drive(
         table.mirror.execute(seat, command)
 
 
-async def level(url: str, tables: int) -> tuple[float, float, float, int, int]:
+async def level(url: str, tables: int) -> tuple[float, float, float, int, int, int]:
     # One connection per table, each its own client: one shared pool of a thousand
     # connections costs the client more than the whole server side.
     clients = [
         GatewayClient(url, httpx.AsyncClient(base_url=url, timeout=120)) for _ in range(tables)
     ]
     try:
-        opening = asyncio.Semaphore(50)
+        opening = asyncio.Semaphore(100)
 
         async def opened(n: int) -> BotTable:
             async with opening:
@@ -133,6 +142,7 @@ async def level(url: str, tables: int) -> tuple[float, float, float, int, int]:
         percentile(tally.latencies, 0.99),
         done,
         tally.rejected,
+        tally.transport_errors,
     )
 
 
@@ -155,11 +165,11 @@ def main() -> None:
             flush=True,
         )
         for tables in LEVELS:
-            rate, c50, c99, done, rejected = asyncio.run(level(stack.url, tables))
+            rate, c50, c99, done, rejected, lost = asyncio.run(level(stack.url, tables))
             print(
                 f"{tables:>5} concurrent tables     {rate:8.1f} commands/s"
                 f"   p50 {c50 * 1e3:7.2f} ms   p99 {c99 * 1e3:7.2f} ms"
-                f"   ({done} commands, {rejected} refused)",
+                f"   ({done} commands, {rejected} refused, {lost} resent)",
                 flush=True,
             )
         used = ", ".join(

@@ -24,6 +24,9 @@ def main(argv: list[str] | None = None) -> None:
         port=args.port,
         log_level="warning",
         access_log=False,  # the gateway logs each request itself, without headers
+        # Longer than a client's usual idle pool time, so a kept-alive connection is not
+        # closed under a client that is about to reuse it.
+        timeout_keep_alive=75,
     )
 
 
