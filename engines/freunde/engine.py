@@ -84,7 +84,7 @@ def _action(name: str, handler: Handler) -> Handler:
 def _draw_plots(state: FreundeState, seat: int, cmd: Any, rng: Rng) -> list[pb.Event]:
     if not state.plot_stack:
         raise RuleViolation("plot.stack_empty", "There are no plots left to draw.")
-    if not plots.plot_spots(state):
+    if not plots.has_plot_spot(state):
         raise RuleViolation("plot.no_space", "There is no place left for a plot.")
     return plots.draw_plots(state, seat)
 

@@ -13,7 +13,7 @@ from engines.core.errors import RuleViolation
 from engines.core.hexgrid import Hex
 from engines.freunde import wire
 from engines.freunde.content import OBJECTIVES, TILES, Objective
-from engines.freunde.garden import bamboo_map, improvement_at, plot_map
+from engines.freunde.garden import plot_map
 from engines.freunde.state import KINDS, FreundeState
 from proto import freunde_pb2 as pb
 
@@ -55,13 +55,16 @@ def emperor_threshold(seats: int) -> int:
     return _THRESHOLDS[seats]
 
 
-def _plot_pattern_shown(state: FreundeState, card: int) -> bool:
-    """Some turn of the card's pattern lies on irrigated plots of the right colours.
+def _irrigated_colours(state: FreundeState) -> dict[Hex, str]:
+    return {h: TILES[t].colour for h, t in state.plots if h in state.irrigated}
+
+
+def _plot_pattern_shown(colours: dict[Hex, str], card: int) -> bool:
+    """Some turn of the card's pattern lies on irrigated plots (``colours``) of its colours.
 
     Every pattern's first cell is its origin, which no turn moves, so each irrigated
     plot of that cell's colour is tried as the origin.
     """
-    colours = {h: TILES[t].colour for h, t in state.plots if h in state.irrigated}
     for pattern in _PATTERNS[card]:
         origin_colour, rest = pattern[0][1], pattern[1:]
         for (q, r), colour in colours.items():
@@ -78,11 +81,13 @@ def _plot_pattern_shown(state: FreundeState, card: int) -> bool:
 def _gardener_shown(state: FreundeState, obj: Objective) -> bool:
     """Bamboos of exactly the card's height on plots of its colour and improvement."""
     plots = plot_map(state)
+    chips = dict(state.chips)
     found = 0
-    for h, height in bamboo_map(state).items():
-        if height != obj.height or TILES[plots[h]].colour != obj.colour:
+    for h, height in state.bamboo:
+        tile = TILES[plots[h]]
+        if height != obj.height or tile.colour != obj.colour:
             continue
-        improvement = improvement_at(state, h)
+        improvement = tile.improvement if tile.improvement != "none" else chips.get(h, "none")
         if obj.improvement in ("any", improvement):
             found += 1
     return found >= obj.count
@@ -92,7 +97,7 @@ def is_shown_by_garden(state: FreundeState, card: int) -> bool:
     """Whether a plot or gardener objective is already reflected in the garden."""
     obj = OBJECTIVES[card]
     if obj.kind == "plot":
-        return _plot_pattern_shown(state, card)
+        return _plot_pattern_shown(_irrigated_colours(state), card)
     if obj.kind == "gardener":
         return _gardener_shown(state, obj)
     return False
@@ -108,7 +113,16 @@ def is_met(state: FreundeState, seat: int, card: int) -> bool:
 
 def claimable(state: FreundeState, seat: int) -> list[int]:
     """The cards of ``seat``'s hand it may claim now."""
-    return [card for card in state.hands[seat] if is_met(state, seat, card)]
+    colours = _irrigated_colours(state)
+    return [
+        card
+        for card in state.hands[seat]
+        if (
+            _plot_pattern_shown(colours, card)
+            if OBJECTIVES[card].kind == "plot"
+            else is_met(state, seat, card)
+        )
+    ]
 
 
 def drawable_kinds(state: FreundeState, seat: int) -> list[str]:

@@ -39,6 +39,14 @@ def plot_spots(state: FreundeState) -> list[Hex]:
     return sorted(h for h in candidates if _open_spot(plots, h))
 
 
+def has_plot_spot(state: FreundeState) -> bool:
+    """Whether any hex takes a plot now (stops at the first one found)."""
+    plots = plot_map(state)
+    if any(h not in plots for h in hexgrid.neighbours(POND)):
+        return True
+    return any(_open_spot(plots, n) for h in plots for n in hexgrid.neighbours(h))
+
+
 def draw_plots(state: FreundeState, seat: int) -> list[pb.Event]:
     """Plots: the top three of the stack (fewer when it runs low), seen by the drawer only."""
     drawn = state.plot_stack[:DRAW_COUNT]

@@ -11,7 +11,7 @@ from engines.core.rng import Rng
 from engines.freunde.endgame import game_ended
 from engines.freunde.movers import gardener_moves, panda_moves
 from engines.freunde.objectives import drawable_kinds
-from engines.freunde.plots import plot_spots
+from engines.freunde.plots import has_plot_spot
 from engines.freunde.state import ACTIONS, FreundeState, Phase
 from engines.freunde.weather import roll_weather
 from proto import freunde_pb2 as pb
@@ -29,7 +29,7 @@ def action_limit(state: FreundeState) -> int:
 def action_possible(state: FreundeState, seat: int, action: str) -> bool:
     """Whether the action could be carried out at all in this position."""
     if action == "plot":
-        return bool(state.plot_stack) and bool(plot_spots(state))
+        return bool(state.plot_stack) and has_plot_spot(state)
     if action == "irrigation":
         return state.irrigation_supply > 0
     if action == "gardener":

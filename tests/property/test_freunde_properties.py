@@ -2,7 +2,7 @@
 re-execution are exact, and no seat sees another's secrets.
 
 A seeded loop, not hypothesis: each game is one seed, so a failure names its seed.
-``BW_PROPERTY_GAMES`` (default 1800) is the total number of games, spread evenly over
+``BW_PROPERTY_GAMES`` (default 1500) is the total number of games, spread evenly over
 2, 3 and 4 players and over the test cases below so xdist can share them out.
 """
 
@@ -23,7 +23,7 @@ from engines.freunde.engine import ENGINE
 from engines.freunde.state import FreundeState
 from proto import freunde_pb2 as pb
 
-TOTAL_GAMES = int(os.environ.get("BW_PROPERTY_GAMES", "1800"))
+TOTAL_GAMES = int(os.environ.get("BW_PROPERTY_GAMES", "1500"))
 CHUNKS = 6
 SEATS = (2, 3, 4)
 GAMES_PER_CASE = max(1, TOTAL_GAMES // (CHUNKS * len(SEATS)))
@@ -154,10 +154,10 @@ def play_one(seats: int, game: int) -> None:
     for event in table.events:
         check_redaction(event, seats)
     steps = 0
-    while not ENGINE.outcome(table.state).finished:
+    while not (outcome := ENGINE.outcome(table.state)).finished:
         steps += 1
         assert steps < 20_000, "game did not end"
-        seat = ENGINE.outcome(table.state).to_act[0]
+        seat = outcome.to_act[0]
         legal = ENGINE.legal_commands(table.state, seat)
         assert legal, f"seat {seat} has nothing to do in {table.state.phase}"
         if r.random() < 0.05:

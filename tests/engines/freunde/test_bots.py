@@ -1,0 +1,44 @@
+"""Bots: a random and a points-greedy player fill seats and play whole games."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engines.core.bots import GreedyBot, RandomBot
+from engines.core.contract import TableConfig
+from engines.core.play import Table
+from engines.freunde.bots import GreedyFreundeBot
+from engines.freunde.engine import ENGINE
+from tests.engines.freunde.given import GREEN, game, garden, turn
+
+
+def test_the_greedy_bot_beats_the_random_bot_in_a_whole_game() -> None:
+    """Greedy (seat 0) against random (seat 1): the game ends by the Emperor, greedy ahead."""
+    bots = [GreedyFreundeBot(1), RandomBot(1)]
+    table = Table.create(ENGINE, TableConfig("bots", 2), b"b0")
+    table.play(lambda t, seat: bots[seat].choose(ENGINE, t.state, seat))
+    outcome = ENGINE.outcome(table.state)
+    assert outcome.finished and outcome.breakdown["end_reason"] == "emperor"
+    assert outcome.winners == (0,)
+
+
+def test_the_generic_bots_can_fill_a_four_player_table() -> None:
+    """engines.core bots only pick legal commands, so a mixed table plays to the end."""
+    bots = [GreedyBot(2), RandomBot(2), GreedyFreundeBot(2), RandomBot(3)]
+    table = Table.create(ENGINE, TableConfig("bots4", 4, {"round_limit": 30}), b"b4")
+    table.play(lambda t, seat: bots[seat].choose(ENGINE, t.state, seat))
+    assert ENGINE.outcome(table.state).finished
+
+
+def test_the_greedy_bot_never_peeks_at_the_decks() -> None:
+    """Two positions that differ only in deck order get the same choice."""
+    plots = {(1, 0): GREEN[0], (1, -1): GREEN[1]}
+    state = turn(garden(game(), plots), 0)
+    shuffled = replace(
+        state,
+        plot_stack=tuple(reversed(state.plot_stack)),
+        decks=tuple(tuple(reversed(d)) for d in state.decks),
+    )
+    first = GreedyFreundeBot(5).choose(ENGINE, state, 0)
+    second = GreedyFreundeBot(5).choose(ENGINE, shuffled, 0)
+    assert first == second
