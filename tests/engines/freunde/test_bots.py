@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 from engines.core.bots import GreedyBot, RandomBot
 from engines.core.contract import TableConfig
@@ -14,7 +15,7 @@ from tests.engines.freunde.given import GREEN, game, garden, turn
 
 def test_the_greedy_bot_beats_the_random_bot_in_a_whole_game() -> None:
     """Greedy (seat 0) against random (seat 1): the game ends by the Emperor, greedy ahead."""
-    bots = [GreedyFreundeBot(1), RandomBot(1)]
+    bots: list[Any] = [GreedyFreundeBot(1), RandomBot(1)]
     table = Table.create(ENGINE, TableConfig("bots", 2), b"b0")
     table.play(lambda t, seat: bots[seat].choose(ENGINE, t.state, seat))
     outcome = ENGINE.outcome(table.state)
@@ -24,7 +25,7 @@ def test_the_greedy_bot_beats_the_random_bot_in_a_whole_game() -> None:
 
 def test_the_generic_bots_can_fill_a_four_player_table() -> None:
     """engines.core bots only pick legal commands, so a mixed table plays to the end."""
-    bots = [GreedyBot(2), RandomBot(2), GreedyFreundeBot(2), RandomBot(3)]
+    bots: list[Any] = [GreedyBot(2), RandomBot(2), GreedyFreundeBot(2), RandomBot(3)]
     table = Table.create(ENGINE, TableConfig("bots4", 4, {"round_limit": 30}), b"b4")
     table.play(lambda t, seat: bots[seat].choose(ENGINE, t.state, seat))
     assert ENGINE.outcome(table.state).finished
