@@ -7,6 +7,7 @@ from dataclasses import replace
 import pytest
 
 from engines.core import hexgrid
+from engines.freunde.content import OBJECTIVES
 from engines.freunde.engine import ENGINE
 from engines.freunde.state import FreundeState, Phase
 from proto import freunde_pb2 as pb
@@ -350,3 +351,63 @@ def test_a_deck_the_garden_shows_entirely_closes_for_the_turn() -> None:
     assert state.decks[1] == (GREEN_4_PLAIN,)
     assert refused(state, 0, _draw(pb.OBJECTIVE_KIND_GARDENER)) == "objective.deck_cycled"
     assert _draw(pb.OBJECTIVE_KIND_PANDA) in ENGINE.legal_commands(state, 0)
+
+
+# ---- every card of the two garden decks ---------------------------------------
+
+_SHAPES = {"Triangle": TRIANGLE, "Straight": STRAIGHT, "Curve": CURVE, "Diamond": DIAMOND}
+_COLOUR_TILES = {"Green": GREEN, "Yellow": YELLOW, "Pink": PINK}
+_EXPECTED_PLOT_POINTS = {
+    "Green": (2, 2, 2, 3),
+    "Yellow": (3, 3, 3, 4),
+    "Pink": (4, 4, 4, 5),
+}
+
+
+@pytest.mark.parametrize("colour", ["Green", "Yellow", "Pink"])
+@pytest.mark.parametrize("shape", ["Triangle", "Straight", "Curve", "Diamond"])
+def test_every_single_colour_plot_card_is_completed_by_its_shape(colour: str, shape: str) -> None:
+    """All 12 single-colour plot cards: the shape in its colour, turned, pays the card."""
+    card = next(o.id for o in OBJECTIVES.values() if o.name == f"{colour} {shape}")
+    offsets = _SHAPES[shape]
+    cells = _shape((-3, 1), offsets, list(_COLOUR_TILES[colour][: len(offsets)]), turn_by=4)
+    claimed = when(_laid_out(cells, card), 0, _claim(card))[0].objective_claimed
+    points = _EXPECTED_PLOT_POINTS[colour][list(_SHAPES).index(shape)]
+    assert (claimed.card, claimed.points) == (card, points)
+    others = [o for o in _SHAPES if o != shape and len(_SHAPES[o]) == len(offsets)]
+    for other in others:
+        wrong = _shape((-3, 1), _SHAPES[other], list(_COLOUR_TILES[colour][: len(offsets)]))
+        assert refused(_laid_out(wrong, card), 0, _claim(card)) == "objective.not_met"
+
+
+_PRINTED = {
+    ("green", "fertilizer"): GREEN_FERTILIZER,
+    ("green", "enclosure"): GREEN_ENCLOSURE,
+    ("green", "watershed"): 6,
+    ("green", "none"): GREEN[0],
+    ("yellow", "fertilizer"): 19,
+    ("yellow", "enclosure"): 20,
+    ("yellow", "watershed"): 18,
+    ("yellow", "none"): YELLOW[0],
+    ("pink", "fertilizer"): 26,
+    ("pink", "enclosure"): 27,
+    ("pink", "watershed"): 25,
+    ("pink", "none"): PINK[0],
+}
+_PLAIN = {"green": GREEN, "yellow": YELLOW, "pink": PINK}
+
+
+@pytest.mark.parametrize("card", range(16, 31))
+def test_every_gardener_card_is_completed_by_its_towers(card: int) -> None:
+    """All 15 gardener cards: the towers named on the card, on printed improvements."""
+    obj = OBJECTIVES[card]
+    if obj.count == 1:
+        plots = {(1, 0): _PRINTED[(obj.colour, obj.improvement)]}
+    else:
+        plots = dict(zip(hexgrid.neighbours((0, 0)), _PLAIN[obj.colour][: obj.count], strict=False))
+    towers = {h: obj.height for h in plots}
+    state = turn(hand(garden(game(), plots, bamboo=towers), 0, [card]), 0)
+    assert when(state, 0, _claim(card))[0].objective_claimed.points == obj.points
+    lower = {h: obj.height - 1 for h in plots}
+    short = turn(hand(garden(game(), plots, bamboo=lower), 0, [card]), 0)
+    assert refused(short, 0, _claim(card)) == "objective.not_met"
