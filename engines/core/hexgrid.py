@@ -114,9 +114,13 @@ def edge_vertices(e: Edge) -> tuple[Vertex, Vertex]:
     """The two corners at the ends of a side: each shared with one more hex."""
     a, b = e
     around_b = set(neighbours(b))
-    third = [n for n in neighbours(a) if n in around_b]
-    first, second = (tuple(sorted((a, b, c))) for c in third)
-    return first, second  # type: ignore[return-value]
+    first, second = (_corner(a, b, c) for c in neighbours(a) if c in around_b)
+    return first, second
+
+
+def _corner(a: Hex, b: Hex, c: Hex) -> Vertex:
+    x, y, z = sorted((a, b, c))
+    return (x, y, z)
 
 
 def vertex_edges(v: Vertex) -> tuple[Edge, Edge, Edge]:

@@ -27,6 +27,7 @@ from engines.freunde import (
 )
 from engines.freunde import weather as weathers
 from engines.freunde.content import OBJECTIVES, TILES
+from engines.freunde.garden import improvement_at
 from engines.freunde.state import (
     COLOURS,
     IMPROVEMENTS,
@@ -373,22 +374,20 @@ _RECORDERS: dict[str, Callable[[FreundeState, Any], FreundeState]] = {
 # ---- legal commands --------------------------------------------------------
 
 
-def _hexes(h: Hex) -> pb.Hex:
-    return wire.hex_msg(h)
-
-
 def _free_commands(state: FreundeState, seat: int) -> list[pb.Command]:
     out: list[pb.Command] = []
     if state.irrigation_reserve[seat] > 0:
         for a, b in irrigation.channel_spots(state):
             for x, y in ((a, b), (b, a)):
-                placed = pb.PlaceIrrigation(a=_hexes(x), b=_hexes(y))
+                placed = pb.PlaceIrrigation(a=wire.hex_msg(x), b=wire.hex_msg(y))
                 out.append(pb.Command(place_irrigation=placed))
     chips = improvements.chips_in_reserve(state, seat)
     if chips:
         for at in improvements.improvement_spots(state):
             for kind in chips:
-                chip = pb.PlaceImprovement(improvement=wire.improvement_code(kind), at=_hexes(at))
+                chip = pb.PlaceImprovement(
+                    improvement=wire.improvement_code(kind), at=wire.hex_msg(at)
+                )
                 out.append(pb.Command(place_improvement=chip))
     for card in objectives.claimable(state, seat):
         out.append(pb.Command(claim_objective=pb.ClaimObjective(card=card)))
@@ -401,9 +400,9 @@ def _weather_commands(state: FreundeState) -> list[pb.Command]:
         chosen = pb.ChooseWeather(weather=wire.weather_code(name))
         out.append(pb.Command(choose_weather=chosen))
     for at in weathers.rain_spots(state):
-        out.append(pb.Command(grow_with_rain=pb.GrowWithRain(at=_hexes(at))))
+        out.append(pb.Command(grow_with_rain=pb.GrowWithRain(at=wire.hex_msg(at))))
     for at in weathers.storm_spots(state):
-        out.append(pb.Command(move_panda_by_storm=pb.MovePandaByStorm(at=_hexes(at))))
+        out.append(pb.Command(move_panda_by_storm=pb.MovePandaByStorm(at=wire.hex_msg(at))))
     if state.weather == "clouds":
         for kind in weathers.improvements_in_bank(state):
             taken = pb.TakeImprovement(improvement=wire.improvement_code(kind))
@@ -421,10 +420,10 @@ def _action_commands(state: FreundeState, seat: int) -> list[pb.Command]:
         out.append(pb.Command(take_irrigation=pb.TakeIrrigation()))
     if turns.may_take(state, seat, "gardener"):
         for at in movers.gardener_moves(state):
-            out.append(pb.Command(move_gardener=pb.MoveGardener(to=_hexes(at))))
+            out.append(pb.Command(move_gardener=pb.MoveGardener(to=wire.hex_msg(at))))
     if turns.may_take(state, seat, "panda"):
         for at in movers.panda_moves(state):
-            out.append(pb.Command(move_panda=pb.MovePanda(to=_hexes(at))))
+            out.append(pb.Command(move_panda=pb.MovePanda(to=wire.hex_msg(at))))
     if turns.may_take(state, seat, "objective"):
         for kind in objectives.drawable_kinds(state, seat):
             drawn = pb.DrawObjective(kind=wire.kind_code(kind))
@@ -435,7 +434,7 @@ def _action_commands(state: FreundeState, seat: int) -> list[pb.Command]:
 def _plot_commands(state: FreundeState) -> list[pb.Command]:
     spots = plots.plot_spots(state)
     return [
-        pb.Command(place_plot=pb.PlacePlot(tile=tile, at=_hexes(at)))
+        pb.Command(place_plot=pb.PlacePlot(tile=tile, at=wire.hex_msg(at)))
         for tile in state.drawn_plots
         for at in spots
     ]
@@ -459,8 +458,6 @@ def _tile(tile: int) -> dict[str, Any]:
 
 
 def _garden_view(state: FreundeState) -> list[dict[str, Any]]:
-    from engines.freunde.garden import improvement_at
-
     heights = dict(state.bamboo)
     return [
         {

@@ -20,6 +20,7 @@ __all__ = [
     "improvement_at",
     "is_blank",
     "is_plot",
+    "neighbouring_plots",
     "plot_map",
     "tiles_present",
 ]

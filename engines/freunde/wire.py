@@ -7,11 +7,10 @@ Enum numbers are the position in the matching tuple of state.py plus one (0 is
 from __future__ import annotations
 
 from engines.core.hexgrid import Hex
-from engines.freunde.state import ACTIONS, COLOURS, IMPROVEMENTS, KINDS, WEATHERS
+from engines.freunde.state import COLOURS, IMPROVEMENTS, KINDS, WEATHERS
 from proto import freunde_pb2 as pb
 
 __all__ = [
-    "action_name",
     "colour_code",
     "colour_name",
     "hex_msg",
@@ -70,7 +69,3 @@ def kind_code(kind: str) -> pb.ObjectiveKind.ValueType:
 
 def kind_name(code: int) -> str:
     return _name(KINDS, code)
-
-
-def action_name(code: int) -> str:
-    return _name(ACTIONS, code)
