@@ -67,6 +67,9 @@ class Content:
     two_action_spaces: tuple[str, ...]
     workshop_slot_costs: tuple[int, ...]
     workshop_setup_slots: tuple[int, ...]
+    prices: tuple[tuple[str, int], ...]
+    trade_costs: tuple[tuple[str, int], ...]
+    trade_actions: tuple[tuple[str, tuple[TaskSpec, ...]], ...]
     rounds: int
     pieces: int
     grid: Grid
@@ -98,6 +101,10 @@ class Content:
     when_built: tuple[tuple[str, tuple[TaskSpec, ...]], ...]
     end_game: tuple[tuple[str, str, int], ...]
     building_values: tuple[tuple[str, int], ...]
+
+    def price(self, item: str) -> int:
+        """A fixed Coin price: a General Store item, or a Workshop action."""
+        return dict(self.prices)[item]
 
     def space(self, space_id: str) -> Space | None:
         for space in self.spaces:
@@ -189,6 +196,9 @@ def content() -> Content:
         two_action_spaces=tuple(town["two_action_spaces"]),
         workshop_slot_costs=tuple(town["workshop_slot_costs"]),
         workshop_setup_slots=tuple(town["workshop_setup_slots"]),
+        prices=tuple((k, int(v)) for k, v in town["prices"].items()),
+        trade_costs=tuple((k, int(v)) for k, v in town["trade_costs"].items()),
+        trade_actions=tuple((k, _tasks(v)) for k, v in town["trade_actions"].items()),
         rounds=int(town["rounds"]),
         pieces=int(town["pieces_per_player"]),
         grid=Grid(int(farm["rows"]), int(farm["cols"])),

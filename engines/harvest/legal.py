@@ -28,8 +28,7 @@ from engines.harvest.rules import (
 from engines.harvest.setup import draft_order
 from engines.harvest.state import HarvestState, Player, Step
 from engines.harvest.store import ITEMS, item_price
-from engines.harvest.trading import GIVES, TRADE_ACTIONS
-from engines.harvest.workshop import CLEAR_PRICE, UPGRADE_PRICE, build_cost, build_sites
+from engines.harvest.workshop import build_cost, build_sites
 from proto import harvest_pb2 as pb
 
 __all__ = ["legal_commands"]
@@ -95,8 +94,8 @@ def _plants(player: Player) -> Iterator[pb.Command]:
 
 
 def _workshop(state: HarvestState, player: Player, kind: str) -> Iterator[pb.Command]:
-    upgrade = UPGRADE_PRICE if kind == "workshop" else 0
-    clear = CLEAR_PRICE if kind == "workshop" else 0
+    upgrade = content().price("upgrade_bucket") if kind == "workshop" else 0
+    clear = content().price("clear_land") if kind == "workshop" else 0
     if kind in ("workshop", "rose"):
         for payment in _costed(player, upgrade):
             yield _cmd(upgrade_bucket=pb.UpgradeBucket(payment=payment))
@@ -136,9 +135,10 @@ def _task_commands(state: HarvestState, seat: int, step: Step) -> Iterator[pb.Co
         if kind in kinds:
             yield from _workshop(state, player, kind)
     if "trade" in kinds:
-        gives = [("seed", s) for s in SEED_FIELDS] + [(g, "") for g in GIVES]
+        c = content()
+        gives = [("seed", s) for s in SEED_FIELDS] + [(g, "") for g, _ in c.trade_costs]
         for give, seed in gives:
-            for action in TRADE_ACTIONS:
+            for action, _ in c.trade_actions:
                 yield _cmd(trade=pb.Trade(give=give, seed=seed, action=action))
     if "seed_upgrade" in kinds:
         for seed in SEED_FIELDS[:-1]:

@@ -16,11 +16,9 @@ ITEMS = ("fertilizer", "fill_bucket", "wheat", "strawberry", "blueberry", "pumpk
 
 def item_price(item: str) -> int:
     """The General Store's prices."""
-    if item == "fertilizer":
-        return 0
-    if item == "fill_bucket":
-        return 1
-    return content().crop(item).price
+    if item in content().seeds:
+        return content().crop(item).price
+    return content().price(item)
 
 
 def purchase(state: HarvestState, cmd: pb.Purchase, seat: int) -> list[pb.Event]:

@@ -3,20 +3,13 @@
 from __future__ import annotations
 
 from engines.core.errors import RuleViolation
-from engines.harvest.content import TaskSpec
+from engines.harvest.content import content
 from engines.harvest.events import granted, resolved, resources
 from engines.harvest.rules import SEED_FIELDS, acting_step, seed_count, supply_left
 from engines.harvest.state import HarvestState
 from proto import harvest_pb2 as pb
 
-__all__ = ["GIVES", "TRADE_ACTIONS", "trade", "upgrade_seed"]
-
-GIVES = {"fertilizer": 2, "water": 3}
-TRADE_ACTIONS: dict[str, tuple[TaskSpec, ...]] = {
-    "field": (("field", 1),),
-    "clear_land": (("clear_land_no_die", 1),),
-    "upgrade_seed": (("seed_upgrade", 1), ("coin", 1)),
-}
+__all__ = ["trade", "upgrade_seed"]
 
 
 def trade(state: HarvestState, cmd: pb.Trade, seat: int) -> list[pb.Event]:
@@ -25,7 +18,9 @@ def trade(state: HarvestState, cmd: pb.Trade, seat: int) -> list[pb.Event]:
     kinds = [t.kind for t in step.tasks]
     if "trade" not in kinds:
         raise RuleViolation("trade.none", "You have no Trade Action left.")
-    if cmd.action not in TRADE_ACTIONS:
+    actions = dict(content().trade_actions)
+    costs = dict(content().trade_costs)
+    if cmd.action not in actions:
         raise RuleViolation(
             "trade.unknown_action", "Trade for a Field Action, Clear Land or a Seed upgrade."
         )
@@ -34,8 +29,8 @@ def trade(state: HarvestState, cmd: pb.Trade, seat: int) -> list[pb.Event]:
         if cmd.seed not in SEED_FIELDS or seed_count(player, cmd.seed) < 1:
             raise RuleViolation("trade.no_seed", "You have no such Seed to trade.")
         paid = resources(seat, "trade", **{cmd.seed: -1})
-    elif cmd.give in GIVES and not cmd.seed:
-        amount = GIVES[cmd.give]
+    elif cmd.give in costs and not cmd.seed:
+        amount = costs[cmd.give]
         if getattr(player, cmd.give) < amount:
             raise RuleViolation("trade.cannot_afford", f"A trade costs {amount} {cmd.give}.")
         paid = resources(seat, "trade", **{cmd.give: -amount})
@@ -44,7 +39,7 @@ def trade(state: HarvestState, cmd: pb.Trade, seat: int) -> list[pb.Event]:
     return [
         resolved(seat, kinds.index("trade")),
         paid,
-        granted(seat, f"trade:{cmd.action}", TRADE_ACTIONS[cmd.action], new_step=False),
+        granted(seat, f"trade:{cmd.action}", actions[cmd.action], new_step=False),
     ]
 
 

@@ -22,9 +22,6 @@ __all__ = [
     "workshop_slot",
 ]
 
-UPGRADE_PRICE = 1
-CLEAR_PRICE = 2
-
 
 def _task(step: Step, kinds: tuple[str, ...], used: str) -> tuple[int, str]:
     """The first waiting task that allows this action: (index, kind).
@@ -62,7 +59,7 @@ def upgrade_bucket(state: HarvestState, cmd: pb.UpgradeBucket, seat: int) -> lis
     player = state.players[seat]
     if player.bucket >= content().max_bucket:
         raise RuleViolation("upgrade.bucket_max", "Your Bucket is fully upgraded.")
-    price = UPGRADE_PRICE if kind == "workshop" else 0
+    price = content().price("upgrade_bucket") if kind == "workshop" else 0
     return [
         resolved(seat, index, "upgrade" if kind == "workshop" else ""),
         *pay(state, seat, price, cmd.payment, "upgrade_bucket"),
@@ -83,7 +80,7 @@ def clear_land(state: HarvestState, cmd: pb.ClearLand, seat: int, rng: Rng) -> l
     forest = grid.cell(cmd.forest) if 0 <= cmd.forest < grid.rows * grid.cols else (-1, -1)
     if forest not in player.forests:
         raise RuleViolation("clear.no_forest", "There is no Forest tile there.")
-    price = CLEAR_PRICE if kind == "workshop" else 0
+    price = content().price("clear_land") if kind == "workshop" else 0
     events = [
         resolved(seat, index, "clear" if kind == "workshop" else ""),
         *pay(state, seat, price, cmd.payment, "clear_land"),
