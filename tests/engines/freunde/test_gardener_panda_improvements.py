@@ -183,3 +183,13 @@ def test_a_printed_improvement_counts_as_that_improvement() -> None:
     """Plots with printed improvements count as having them (silent rulebook: Takenoko)."""
     state = garden(game(), {(1, 0): GREEN_WATERSHED})
     assert cell(state, 1, 0)["improvement"] == "watershed"
+
+
+def test_the_gardener_on_a_dry_plot_grows_only_its_irrigated_neighbours() -> None:
+    """Bamboo never grows on a dry plot: the gardener's own dry plot stays bare."""
+    state = replace(turn(garden(game(), LINE), 0), gardener=(1, 0))
+    events = when(state, 0, _gardener(2, 0))
+    assert events == [
+        pb.Event(gardener_moved=pb.GardenerMoved(seat=0, to=H(2, 0))),
+        _grown(1, 0, pb.COLOUR_GREEN),
+    ]
