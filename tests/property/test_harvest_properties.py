@@ -28,13 +28,41 @@ def _key(command: pb.Command) -> bytes:
     return command.SerializeToString(deterministic=True)
 
 
+def _mutated(command: pb.Command, rnd: random.Random) -> pb.Command:
+    """A copy of ``command`` with one field changed to a likely-wrong value."""
+    changed = pb.Command()
+    changed.CopyFrom(command)
+    kind = changed.WhichOneof("kind")
+    if kind is None:
+        return changed
+    message = getattr(changed, kind)
+    fields = message.DESCRIPTOR.fields
+    if not fields:
+        return changed
+    field = rnd.choice(fields)
+    if field.is_repeated:
+        getattr(message, field.name).append(rnd.choice([-1, 0, 5, 35, 36, 1000]))
+    elif field.type == field.TYPE_STRING:
+        words = ["", "x", "wheat", "blueberry", "store_3", "mercantile", "seed", "field"]
+        setattr(message, field.name, rnd.choice(words))
+    elif field.type == field.TYPE_MESSAGE:
+        getattr(message, field.name).coins = rnd.choice([-1, 0, 1, 5, 99])
+        getattr(message, field.name).water = rnd.choice([0, 1, -2])
+    else:
+        setattr(message, field.name, rnd.choice([-1, 0, 1, 2, 7, 99, 2**31 - 1]))
+    return changed
+
+
 def _check_rejections(
     table: Table, seat: int, legal: list[pb.Command], pool: list[pb.Command], rnd: random.Random
 ) -> None:
     """Commands not listed are refused, and refusing changes nothing."""
     before = digest(table.state)
     allowed = {_key(c) for c in legal}
-    for command in rnd.sample(pool, min(6, len(pool))):
+    tries = rnd.sample(pool, min(6, len(pool))) + [
+        _mutated(rnd.choice(legal), rnd) for _ in range(3)
+    ]
+    for command in tries:
         if _key(command) in allowed:
             continue
         with pytest.raises(RuleViolation):
