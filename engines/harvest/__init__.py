@@ -1,0 +1,1 @@
+"""Harvest: the engine for the farming game in rulebooks/harvest.txt (see RULES.md)."""

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
+from engines.harvest.content import content
 from engines.harvest.engine import ENGINE
 from engines.harvest.state import HarvestState
 from proto import harvest_pb2 as pb
@@ -165,3 +168,16 @@ def test_crop_tiles_are_limited_by_the_supply() -> None:
     state = with_player(started(), 0, crops=farm, seeds=(1, 0, 0, 0))
     state = resolving(state, 0, ("purchase", 1))
     assert not [c for c in ENGINE.legal_commands(state, 0) if c.purchase.item == "wheat"]
+
+
+@pytest.mark.parametrize("farmhouse", [f for f, _ in content().farmhouses])
+def test_every_farmhouse_gives_its_benefits_at_sunrise(farmhouse: str) -> None:
+    """Sunrise Phase 2: the Farmhouse's benefits join the tile's, every round."""
+    state = started(3)
+    seat = ENGINE.outcome(state).to_act[0]
+    state = with_player(state, seat, farmhouse=farmhouse, character="floyd")
+    tile = state.display[0]
+    _, state = run(state, seat, command(choose_sunrise=pb.ChooseSunrise(tile=tile)))
+    waiting = [(t.kind, t.amount) for t in state.steps[-1].tasks]
+    expected = list(content().farmhouse_tasks(farmhouse))
+    assert waiting[len(waiting) - len(expected) :] == expected

@@ -75,3 +75,15 @@ def test_views_show_stack_sizes_never_orders() -> None:
     view = ENGINE.view(started(2), None)
     assert isinstance(view["building_stack"], int)
     assert view["building_stack"] == len(content().buildings) - 4 - 12
+
+
+def test_sunset_returns_gairys_tiles_and_pieces() -> None:
+    """Sunset Phase (Gairy): his pieces come off, his Sunrise and Gairy tiles go back."""
+    from engines.harvest.evolve import evolve
+
+    state = replace(started(2), gairy_revealed=frozenset({1, 2}), gairy_sunrise=9, gairy_pieces=0)
+    state = replace(state, placements=(("store_3", -1),))
+    ended = pb.Event(round_ended=pb.RoundEnded(next_round=2, market_large="tool_shed"))
+    after = evolve(state, ended)
+    assert after.gairy_revealed == frozenset() and after.gairy_sunrise == 0
+    assert after.gairy_pieces == 3 and after.placements == ()
