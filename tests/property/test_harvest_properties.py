@@ -123,6 +123,8 @@ def _play(seats: int, seed: int) -> Table:
             break
         assert outcome.to_act, outcome.phase
         _check_secrets(table)
+        json.dumps(ENGINE.view(table.state, outcome.to_act[0]))
+        json.dumps(outcome.as_dict())
         seat = rnd.choice(outcome.to_act)
         legal = ENGINE.legal_commands(table.state, seat)
         assert legal, (outcome.phase, table.state.steps)
