@@ -5,6 +5,7 @@ from __future__ import annotations
 from engines.core.errors import RuleViolation
 from engines.harvest.content import content
 from engines.harvest.events import resolved
+from engines.harvest.evolve import evolve
 from engines.harvest.rules import acting_step, gain, pay, supply_left
 from engines.harvest.state import HarvestState
 from proto import harvest_pb2 as pb
@@ -38,12 +39,10 @@ def purchase(state: HarvestState, cmd: pb.Purchase, seat: int) -> list[pb.Event]
         raise RuleViolation("supply.empty", "The Supply has no more of that Seed.")
     paid = pay(state, seat, item_price(cmd.item), cmd.payment, "general_store")
     kind = cmd.item if cmd.item in ("fertilizer", "fill_bucket") else f"seed:{cmd.item}"
+    # River may pay for the fill with Water, so the fill is measured after paying.
     after = state
-    if paid:
-        from engines.harvest.evolve import evolve
-
-        for event in paid:
-            after = evolve(after, event)
+    for event in paid:
+        after = evolve(after, event)
     return [
         resolved(seat, kinds.index("purchase")),
         *paid,
