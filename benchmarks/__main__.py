@@ -1,7 +1,7 @@
 """``make bench``: run every ``benchmarks/bench_*.py`` in name order, or those named.
 
-    python -m benchmarks                 # all
-    python -m benchmarks eventstore      # only bench_eventstore.py
+python -m benchmarks                 # all
+python -m benchmarks eventstore      # only bench_eventstore.py
 """
 
 from __future__ import annotations
