@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from redis.asyncio.cluster import RedisCluster
-from redis.exceptions import ResponseError
+from redis.exceptions import RedisError, ResponseError
 
 import engines
 from engines.core.contract import Engine
@@ -175,12 +175,16 @@ class Projector:
         """Project until ``stop`` is set; reports its lag every few seconds."""
         await self.ensure_groups()
         log.info("projector.started", consumer=self.name, shards=self.shards)
-        await self.reclaim()
         while not stop.is_set():
-            await self.step()
-            if time.monotonic() - self._lag_at >= self.lag_every_s:
-                await self.reclaim()
-                await self.report_lag()
+            try:
+                if time.monotonic() - self._lag_at >= self.lag_every_s:
+                    await self.reclaim()
+                    await self.report_lag()
+                await self.step()
+            except (RedisError, OSError) as trouble:
+                # Redis restarting or failing over: nothing is acknowledged, so wait and go on.
+                log.warning("projector.redis_unavailable", error=str(trouble))
+                await asyncio.sleep(1)
         log.info("projector.stopped", processed=self.processed)
 
     async def step(self) -> int:
@@ -266,6 +270,12 @@ class Projector:
                     log.warning("projector.table_missing")
                 except engines.UnknownGame:
                     log.error("projector.unknown_game", game=games[table_id])
+                except RedisError:
+                    raise
+                except Exception:
+                    # One table's broken view must not stop every other table's; its next
+                    # event finds the gap and tries again from the log.
+                    log.exception("projector.table_failed")
         await self.redis.xack(stream, self.group, *[entry_id for entry_id, _ in entries])
 
     async def project(
