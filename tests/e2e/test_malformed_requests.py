@@ -90,6 +90,7 @@ def malformed_command(draw: st.DrawFn, target: Target) -> tuple[str, str, dict[s
     )
     if kind == "garbage_body":
         return table, kind, _headers(draw(valid_token)), draw(json_values)
+    body: dict[str, Any]
     if kind == "bad_command":
         body = {
             "command_id": draw(command_ids),

@@ -127,7 +127,8 @@ def test_no_endpoint_lets_a_seat_act_for_or_see_into_another(stack: Stack) -> No
 
             # Events, paged and live: exactly the rules' redaction for that viewer.
             hidden_somewhere = False
-            for seat in (0, 1, 2, None):
+            viewers: tuple[int | None, ...] = (0, 1, 2, None)
+            for seat in viewers:
                 token = None if seat is None else table.tokens[seat]
                 paged = await all_events(client, tid, token)
                 expected = _expected_events(table, seat)
