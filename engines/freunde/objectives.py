@@ -128,8 +128,9 @@ def claimable(state: FreundeState, seat: int) -> list[int]:
 def drawable_kinds(state: FreundeState, seat: int) -> list[str]:
     """Kinds one may draw: hand below 5, and a deck not yet cycled through this turn.
 
-    A deck whose every card has been sent back this turn would send them back forever,
-    so it is closed for the rest of the turn.
+    Cards sent back go under their deck, so once as many have gone back this turn as
+    the deck holds, drawing again could only repeat them: the deck closes until the
+    turn ends. This keeps every redraw loop finite without looking at the deck order.
     """
     if len(state.hands[seat]) >= HAND_LIMIT:
         return []
