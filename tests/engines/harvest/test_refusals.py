@@ -1,0 +1,95 @@
+"""Commands that break a rule are refused with a stable code, and change nothing."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from engines.core.canonical import digest
+from engines.core.errors import RuleViolation
+from engines.core.rng import Rng
+from engines.harvest.engine import ENGINE
+from engines.harvest.state import HarvestState
+from proto import harvest_pb2 as pb
+
+from .helpers import command, placing, resolving, started, with_player
+
+
+def code_of(state: HarvestState, seat: int, cmd: pb.Command) -> str:
+    before = digest(state)
+    with pytest.raises(RuleViolation) as error:
+        ENGINE.decide(state, cmd, seat, Rng(b"r", "t", 0))
+    assert digest(state) == before
+    assert error.value.message
+    return error.value.code
+
+
+@pytest.mark.parametrize(
+    ("situation", "cmd", "code"),
+    [
+        ("sunrise", command(choose_sunrise=pb.ChooseSunrise(tile=99)), "sunrise.not_in_display"),
+        ("sunrise", command(finish=pb.Finish()), "finish.not_now"),
+        ("sunrise", command(place_worker=pb.PlaceWorker(space="store_3")), "place.not_now"),
+        ("placing", command(place_worker=pb.PlaceWorker(space="nowhere")), "space.unknown"),
+        ("placing", command(take_benefit=pb.TakeBenefit(task=0)), "step.none"),
+        ("placing", command(), "command.empty"),
+        ("store", command(build=pb.Build(slot=0, cell=0)), "build.none"),
+        (
+            "store",
+            command(plant_seed=pb.PlantSeed(seed="wheat", cells=[0, 6, 12])),
+            "plant.not_now",
+        ),
+        ("store", command(take_benefit=pb.TakeBenefit(task=0)), "benefit.needs_action"),
+        ("store", command(purchase=pb.Purchase(item="tractor")), "purchase.unknown"),
+        (
+            "store",
+            command(purchase=pb.Purchase(item="pumpkin", payment=pb.Payment(coins=3))),
+            "payment.cannot_afford",
+        ),
+        (
+            "store",
+            command(purchase=pb.Purchase(item="wheat", payment=pb.Payment(water=1))),
+            "payment.coins_only",
+        ),
+        ("plant", command(field_action=pb.FieldAction(kind="tend")), "plant.in_progress"),
+        (
+            "plant",
+            command(plant_seed=pb.PlantSeed(seed="pumpkin", cells=[0, 6, 7])),
+            "plant.no_seed",
+        ),
+        (
+            "plant",
+            command(plant_seed=pb.PlantSeed(seed="wheat", cells=[0, 0, 1])),
+            "field.bad_cells",
+        ),
+    ],
+)
+def test_rule_breaking_commands_are_refused(situation: str, cmd: pb.Command, code: str) -> None:
+    """Each refusal carries its code and a message, and the state is untouched."""
+    state = started(3)
+    seat = ENGINE.outcome(state).to_act[0]
+    if situation == "placing":
+        state = placing(state, seat)
+    elif situation == "store":
+        state = resolving(with_player(state, seat, coins=0), seat, ("purchase", 1))
+    elif situation == "plant":
+        state = resolving(with_player(state, seat, seeds=(1, 0, 0, 0)), seat, mode="plant")
+    assert code_of(state, seat, cmd) == code
+
+
+def test_nothing_is_accepted_once_the_game_is_over() -> None:
+    """After Game End every command is refused."""
+    state = replace(started(2), phase="finished")
+    assert code_of(state, 0, command(finish=pb.Finish())) == "game.over"
+    assert ENGINE.legal_commands(state, 0) == []
+
+
+def test_a_seat_out_of_turn_is_refused_even_with_a_legal_command() -> None:
+    """Commands from seats not to act are refused."""
+    state = started(3)
+    seat = ENGINE.outcome(state).to_act[0]
+    other = (seat + 1) % 3
+    legal = ENGINE.legal_commands(state, seat)
+    assert legal and ENGINE.legal_commands(state, other) == []
+    assert code_of(state, other, legal[0]) == "turn.not_yours"
