@@ -174,7 +174,10 @@ def cpu_seconds(pid: int) -> float:
 def main() -> None:
     began = time.perf_counter()
     print("   starting Redis, the Freunde engine service, the projector, the gateway", flush=True)
-    with redis_url_or_private() as redis_url, Stack(redis_url, shards=64) as stack:
+    with (
+        redis_url_or_private() as redis_url,
+        Stack(redis_url, shards=64, log_level="warning") as stack,
+    ):
         p50, p99 = asyncio.run(ping_round_trip(redis_url))
         print(
             f"redis PING round trip        p50 {p50 * 1e3:7.3f} ms   p99 {p99 * 1e3:7.3f} ms",

@@ -37,11 +37,13 @@ class Stack:
         games: tuple[str, ...] = ("freunde",),
         shards: int = 16,
         extra_env: dict[str, str] | None = None,
+        log_level: str = "info",
     ) -> None:
         self.redis_url = redis_url
         self.games = games
         self.shards = shards
         self.extra_env = dict(extra_env or {})
+        self.log_level = log_level
         self.processes: dict[str, subprocess.Popen[bytes]] = {}
         self.log_dir = Path(tempfile.mkdtemp(prefix="boardwright-e2e-"))
         self.engine_addrs: dict[str, str] = {}
@@ -57,7 +59,7 @@ class Stack:
             REDIS_URL=self.redis_url,
             BW_SHARDS=str(self.shards),
             BW_ENGINE_ADDRS=",".join(f"{g}={a}" for g, a in self.engine_addrs.items()),
-            BW_LOG_LEVEL="warning",
+            BW_LOG_LEVEL=self.log_level,
             PYTHONUNBUFFERED="1",
         )
         env.update(self.extra_env)

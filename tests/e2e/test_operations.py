@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 
 import httpx
 import pytest
@@ -56,3 +57,57 @@ def test_the_docs_show_schemas_and_a_real_command_of_each_game(stack: Stack) -> 
     assert set(post["responses"]) >= {"200", "401", "403", "404", "409", "422"}
     for name in ("TableCreate", "CommandIn", "CommandResult", "TableView", "ErrorOut"):
         assert name in schema["components"]["schemas"]
+
+
+def test_a_resent_command_is_applied_once_and_a_stale_one_is_a_conflict(stack: Stack) -> None:
+    """The same command id twice gives the first outcome again; a stale version is 409."""
+
+    async def scenario() -> None:
+        async with GatewayClient(stack.url) as client:
+            table = await BotTable.open(client, "freunde", 2, options={"round_limit": 2})
+            status = await table.refresh()
+            token = table.tokens[status["to_act"][0]]
+            legal = await client.legal_commands(table.table_id, token)
+            command = legal["commands"][0]
+            first = await client.command(table.table_id, token, "once", command, legal["version"])
+            again = await client.command(table.table_id, token, "once", command, legal["version"])
+            assert first["duplicate"] is False and again["duplicate"] is True
+            assert again["version"] == first["version"] and again["events"] == first["events"]
+            assert (await client.events(table.table_id))["head"] == first["version"]
+            stale = await client.http.post(
+                f"/v1/tables/{table.table_id}/commands",
+                headers={"Authorization": f"Bearer {token}"},
+                json={"command_id": "late", "expected_version": 0, "command": command},
+            )
+            assert stale.status_code == 409
+            assert stale.json()["code"] == "version.conflict"
+            assert stale.json()["details"] == {"version": str(first["version"])}
+
+    asyncio.run(scenario())
+
+
+def test_logs_are_json_with_context_and_never_hold_a_token(stack: Stack) -> None:
+    """Gateway log lines are JSON; a command's carries its table, command id and version,
+    and no seat token appears anywhere in the log."""
+
+    async def scenario() -> BotTable:
+        async with GatewayClient(stack.url) as client:
+            table = await BotTable.open(client, "freunde", 2, options={"round_limit": 2})
+            for _ in range(3):
+                await table.step()
+            await client.view(table.table_id, table.tokens[0])
+            return table
+
+    table = asyncio.run(scenario())
+    text = (stack.log_dir / "gateway.log").read_text()
+    lines = [json.loads(line) for line in text.splitlines() if line.startswith("{")]
+    accepted = [
+        line
+        for line in lines
+        if line.get("event") == "command.accepted" and line.get("table_id") == table.table_id
+    ]
+    assert len(accepted) == 3
+    assert all(line["command_id"] and line["version"] > 0 for line in accepted)
+    for token in table.tokens:
+        assert token not in text
+    assert "Bearer" not in text and "authorization" not in text.lower()
