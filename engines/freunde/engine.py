@@ -56,7 +56,7 @@ _ACTION_COMMANDS = frozenset(
 PHASE_COMMANDS: dict[str, frozenset[str]] = {
     Phase.WEATHER: _WEATHER_COMMANDS | _FREE,
     Phase.ACTIONS: _ACTION_COMMANDS | _FREE,
-    Phase.PLOT: frozenset({"place_plot"}),
+    Phase.PLOT: frozenset({"place_plot"}) | _FREE,
 }
 _WAITING_FOR: dict[str, tuple[str, str]] = {
     Phase.WEATHER: ("turn.weather_pending", "Deal with this turn's weather first."),
@@ -578,7 +578,7 @@ class FreundeEngine:
         if state.phase not in PHASE_COMMANDS or seat != state.turn:
             return []
         if state.phase == Phase.PLOT:
-            return _plot_commands(state)
+            return [*_plot_commands(state), *_free_commands(state, seat)]
         if state.phase == Phase.WEATHER:
             return [*_weather_commands(state), *_free_commands(state, seat)]
         return [*_action_commands(state, seat), *_free_commands(state, seat)]

@@ -225,3 +225,13 @@ def test_channels_are_free_actions_at_any_time_of_the_turn() -> None:
     )
     state = after(state, when(state, 0, _channel((1, 0), (1, -1))))
     assert state.actions == ("plot", "panda")
+
+
+def test_free_actions_are_allowed_while_choosing_a_plot() -> None:
+    """Channels, chips and claims at any time of the turn, even between draw and placement."""
+    state = reserve(turn(garden(game(), _garden_for_channels()), 0), 0, irrigation=1)
+    top = list(state.plot_stack[:3])
+    state = after(state, [pb.Event(plots_drawn=pb.PlotsDrawn(seat=0, tiles=top))])
+    events = when(state, 0, _channel((1, 0), (1, -1)))
+    state = after(state, events)
+    assert state.phase == Phase.PLOT and state.irrigation_reserve[0] == 0
