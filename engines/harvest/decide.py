@@ -14,6 +14,7 @@ from engines.harvest.evolve import evolve
 from engines.harvest.fields import field_action, plant_seed, tend_crop
 from engines.harvest.flow import advance
 from engines.harvest.setup import draft_order, draft_pick, keep_start
+from engines.harvest.stages import STAGES, stage_of
 from engines.harvest.state import HarvestState
 from engines.harvest.store import purchase
 from engines.harvest.sunrise import choose_sunrise
@@ -24,8 +25,6 @@ from proto import harvest_pb2 as pb
 __all__ = ["apply_rule", "decide", "to_act"]
 
 Handler = Callable[[HarvestState, object, int, Rng], list[pb.Event]]
-
-MODE_COMMANDS = {"plant": "plant_seed", "tend": "tend_crop"}
 
 
 def to_act(state: HarvestState) -> tuple[int, ...]:
@@ -82,18 +81,16 @@ HANDLERS: dict[str, Handler] = {
 
 def apply_rule(state: HarvestState, command: pb.Command, seat: int, rng: Rng) -> list[pb.Event]:
     """The command's own events (without what follows automatically), or RuleViolation."""
+    stage = STAGES[stage_of(state)]
     if state.phase == "finished":
-        raise RuleViolation("game.over", "The game is over.")
+        raise RuleViolation(stage.code, stage.message)
     if seat not in to_act(state):
         raise RuleViolation("turn.not_yours", "It is not your turn to act.")
     kind = command.WhichOneof("kind")
     if kind is None:
         raise RuleViolation("command.empty", "The command is empty.")
-    step = state.steps[-1] if state.steps else None
-    if step is not None and step.owed and kind != "tend_crop":
-        raise RuleViolation("tend.owed", f"Place the tended {step.owed} first.")
-    if step is not None and step.mode and kind not in (MODE_COMMANDS[step.mode], "finish"):
-        raise RuleViolation(f"{step.mode}.in_progress", f"Finish your {step.mode} action first.")
+    if kind not in stage.commands:
+        raise RuleViolation(stage.code, stage.message)
     return HANDLERS[kind](state, getattr(command, kind), seat, rng)
 
 

@@ -7,7 +7,7 @@ per candidate and then widened to every way of paying (River the Fox).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from engines.core.errors import RuleViolation
 from engines.core.rng import Rng
@@ -26,6 +26,7 @@ from engines.harvest.rules import (
     supply_left,
 )
 from engines.harvest.setup import draft_order
+from engines.harvest.stages import stage_of
 from engines.harvest.state import HarvestState, Player, Step
 from engines.harvest.store import ITEMS, item_price
 from engines.harvest.workshop import build_cost, build_sites
@@ -176,20 +177,38 @@ def _step_commands(state: HarvestState, seat: int, step: Step) -> Iterator[pb.Co
     yield from _task_commands(state, seat, step)
 
 
+def _sunrise_choices(state: HarvestState, seat: int) -> Iterator[pb.Command]:
+    for tile in state.display:
+        yield _cmd(choose_sunrise=pb.ChooseSunrise(tile=tile))
+
+
+def _top_step(state: HarvestState, seat: int) -> Iterator[pb.Command]:
+    return _step_commands(state, seat, state.steps[-1])
+
+
+def _nothing(state: HarvestState, seat: int) -> Iterator[pb.Command]:
+    return iter(())
+
+
+# One generator per stage of ``stages.STAGES``; each yields candidates only of the
+# command kinds that stage accepts.
+GENERATORS: dict[str, Callable[[HarvestState, int], Iterator[pb.Command]]] = {
+    "choose_start": _start,
+    "draft": lambda state, seat: _draft(state),
+    "choose_sunrise": _sunrise_choices,
+    "place": _places,
+    "move": _moves,
+    "plant": _top_step,
+    "tend": _top_step,
+    "owed": _top_step,
+    "step": _top_step,
+    "waiting": _nothing,
+    "finished": _nothing,
+}
+
+
 def _candidates(state: HarvestState, seat: int) -> Iterator[pb.Command]:
-    if state.phase == "choose_start":
-        yield from _start(state, seat)
-    elif state.phase == "draft":
-        yield from _draft(state)
-    elif state.steps:
-        yield from _step_commands(state, seat, state.steps[-1])
-    elif state.phase == "sunrise" and state.awaiting == "choose":
-        for tile in state.display:
-            yield _cmd(choose_sunrise=pb.ChooseSunrise(tile=tile))
-    elif state.phase == "actions" and state.awaiting == "place":
-        yield from _places(state, seat)
-    elif state.phase == "jaime" and state.awaiting == "move":
-        yield from _moves(state, seat)
+    return GENERATORS[stage_of(state)](state, seat)
 
 
 def legal_commands(state: HarvestState, seat: int) -> list[pb.Command]:

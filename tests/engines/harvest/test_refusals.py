@@ -29,10 +29,10 @@ def code_of(state: HarvestState, seat: int, cmd: pb.Command) -> str:
     ("situation", "cmd", "code"),
     [
         ("sunrise", command(choose_sunrise=pb.ChooseSunrise(tile=99)), "sunrise.not_in_display"),
-        ("sunrise", command(finish=pb.Finish()), "finish.not_now"),
-        ("sunrise", command(place_worker=pb.PlaceWorker(space="store_3")), "place.not_now"),
+        ("sunrise", command(finish=pb.Finish()), "sunrise.choose_first"),
+        ("sunrise", command(place_worker=pb.PlaceWorker(space="store_3")), "sunrise.choose_first"),
         ("placing", command(place_worker=pb.PlaceWorker(space="nowhere")), "space.unknown"),
-        ("placing", command(take_benefit=pb.TakeBenefit(task=0)), "step.none"),
+        ("placing", command(take_benefit=pb.TakeBenefit(task=0)), "place.first"),
         ("placing", command(), "command.empty"),
         ("store", command(build=pb.Build(slot=0, cell=0)), "build.none"),
         (
@@ -53,6 +53,7 @@ def code_of(state: HarvestState, seat: int, cmd: pb.Command) -> str:
             "payment.coins_only",
         ),
         ("plant", command(field_action=pb.FieldAction(kind="tend")), "plant.in_progress"),
+        ("store", command(keep_start=pb.KeepStart()), "step.not_now"),
         (
             "plant",
             command(plant_seed=pb.PlantSeed(seed="pumpkin", cells=[0, 6, 7])),
