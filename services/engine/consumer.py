@@ -159,8 +159,7 @@ class CommandConsumer:
 
     async def step(self) -> None:
         """One round: renew leases, finish pending entries, then read and handle new ones."""
-        if time.monotonic() - self._renewed_at > self.settings.lease_ms / 3000:
-            await self.renew_leases()
+        await self._renew_if_due()
         for shard in list(self.owned.values()):
             if shard.recovering and time.monotonic() >= shard.retry_at:
                 await self._recover(shard)
@@ -173,6 +172,10 @@ class CommandConsumer:
             await self._handle_in_order(shard, entries)
 
     # -- leases -----------------------------------------------------------------------
+
+    async def _renew_if_due(self) -> None:
+        if time.monotonic() - self._renewed_at > self.settings.lease_ms / 3000:
+            await self.renew_leases()
 
     async def renew_leases(self) -> None:
         """Keep the shards we hold, take free ones up to our fair share, give up the rest."""
@@ -267,6 +270,11 @@ class CommandConsumer:
         """Handle ``entries`` one by one; stop at the first failure to keep the order."""
         deliveries = await self._deliveries(shard, entries) if claimed else {}
         for entry_id, fields in entries:
+            # A long batch must not outlive the lease; once it is lost, the rest of the
+            # batch belongs to the shard's next owner.
+            await self._renew_if_due()
+            if self.owned.get(shard.index) is not shard:
+                return False
             if deliveries.get(_as_bytes(entry_id), 1) > self.settings.max_deliveries:
                 reason = shard.errors.pop(
                     _as_bytes(entry_id),
