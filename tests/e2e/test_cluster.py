@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from gateway.client import GatewayClient, play_table
+from gateway.client import BotTable, GatewayClient, ServerEvent
 from gateway.export import verify_export
 from tests.e2e.stack import Stack, StackError
 
@@ -27,15 +27,25 @@ def cluster_stack(redis_cluster_url: str) -> Iterator[Stack]:
 
 
 def test_a_game_on_redis_cluster_audits_and_verifies(cluster_stack: Stack) -> None:
-    """Tables spread over the cluster's slots play, audit and export as on one server."""
+    """Tables spread over the cluster's slots play, stream, audit and export as on one server."""
 
-    async def scenario() -> tuple[dict, str, dict]:
+    async def watch(client: GatewayClient, table_id: str) -> list[ServerEvent]:
+        return [message async for message in client.stream(table_id)]
+
+    async def scenario() -> tuple[BotTable, dict, str, dict, list[ServerEvent]]:
         async with GatewayClient(cluster_stack.url) as client:
-            played = await play_table(client, "freunde", 3, "greedy", options={"round_limit": 3})
-            view = await client.view(played.table_id, played.tokens[0], min_version=played.version)
-            return await client.audit(played.table_id), await client.export(played.table_id), view
+            table = await BotTable.open(client, "freunde", 3, "greedy", options={"round_limit": 3})
+            watcher = asyncio.create_task(watch(client, table.table_id))
+            while await table.step():
+                pass
+            live = await asyncio.wait_for(watcher, timeout=60)
+            view = await client.view(table.table_id, table.tokens[0], min_version=table.version)
+            audit = await client.audit(table.table_id)
+            return table, audit, await client.export(table.table_id), view, live
 
-    audit, exported, view = asyncio.run(scenario())
+    table, audit, exported, view, live = asyncio.run(scenario())
     assert audit["ok"] and audit["reexecution_checked"] and audit["reexecution_ok"], audit
     assert view["status"]["finished"] is True
     assert verify_export(exported.splitlines()).ok
+    assert [m.id for m in live[:-1]] == [str(v) for v in range(1, table.version + 1)]
+    assert live[-1].event == "end"

@@ -111,3 +111,28 @@ def test_logs_are_json_with_context_and_never_hold_a_token(stack: Stack) -> None
     for token in table.tokens:
         assert token not in text
     assert "Bearer" not in text and "authorization" not in text.lower()
+
+
+def test_an_engine_that_goes_down_makes_requests_503_not_500(redis_url: str) -> None:
+    """With its engine service stopped, the gateway says engine.unavailable and not ready."""
+    with Stack(redis_url) as own, httpx.Client(base_url=own.url) as http:
+        created = http.post("/v1/tables", json={"game": "freunde", "seats": 2}).json()
+        engine = own.processes["engine-freunde"]
+        engine.terminate()
+        engine.wait(timeout=10)
+        token = created["tokens"][0]
+        reply = http.post(
+            f"/v1/tables/{created['table_id']}/commands",
+            headers={"Authorization": f"Bearer {token}"},
+            json={"command_id": "c1", "command": {"end_turn": {}}},
+        )
+        assert (reply.status_code, reply.json()["code"]) == (503, "engine.unavailable")
+        legal = http.get(
+            f"/v1/tables/{created['table_id']}/legal-commands",
+            headers={"Authorization": f"Bearer {token}"},
+        )
+        assert (legal.status_code, legal.json()["code"]) == (503, "engine.unavailable")
+        ready = http.get("/readyz")
+        assert ready.status_code == 503
+        assert ready.json()["checks"]["engine:freunde"] != "ok"
+        assert ready.json()["checks"]["redis"] == "ok"
