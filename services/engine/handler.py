@@ -17,6 +17,7 @@ Execute, after ARCHITECTURE.md › "One command, end to end":
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import os
 import pickle
@@ -25,10 +26,12 @@ import time
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from google.protobuf.message import DecodeError, Message
 
+from engines.core import contract as core_contract
 from engines.core.canonical import message_bytes
 from engines.core.contract import Engine, OptionSpec, TableConfig
 from engines.core.errors import RuleViolation
@@ -56,6 +59,7 @@ __all__ = [
     "canonical_json",
     "fold_stored",
     "resolve_options",
+    "rules_fingerprint",
 ]
 
 SETUP_COMMAND_ID = "setup"
@@ -119,6 +123,25 @@ def _checked_option(spec: OptionSpec, value: Any) -> Any:
     return value
 
 
+def rules_fingerprint(engine: Engine[Any, Any, Any]) -> bytes:
+    """SHA-256 over the source and data files of the engine's package and of engines/core.
+
+    Snapshots carry it, so a snapshot pickled by other rules code is never unpickled
+    into these rules after an upgrade.
+    """
+    packages = {Path(core_contract.__file__).parent}
+    module = inspect.getmodule(type(engine))
+    if module is not None and module.__file__:
+        packages.add(Path(module.__file__).parent)
+    fingerprint = hashlib.sha256()
+    for package in sorted(packages):
+        for path in sorted(package.rglob("*")):
+            if path.is_file() and path.suffix in {".py", ".json"}:
+                fingerprint.update(path.relative_to(package).as_posix().encode())
+                fingerprint.update(path.read_bytes())
+    return fingerprint.digest()
+
+
 @dataclass(frozen=True, slots=True)
 class LoadedTable:
     """A table's state at ``version``, with what never changes about it."""
@@ -151,6 +174,7 @@ class TableHost:
         self.conflict_retries = conflict_retries
         self._cache: OrderedDict[str, LoadedTable] = OrderedDict()
         self._cache_size = cache_size
+        self.rules = rules_fingerprint(engine)
 
     @property
     def game(self) -> str:
@@ -227,17 +251,21 @@ class TableHost:
     async def _from_snapshot(self, table_id: str, head_version: int) -> tuple[int, Any]:
         """The snapshot's (version, state) if it is usable, else the initial state."""
         snapshot = await self.store.load_snapshot(table_id)
-        if snapshot is not None:
-            version, blob = snapshot
+        if snapshot is None:
+            return 0, self.engine.initial_state()
+        version, blob = snapshot
+        rules, pickled = blob[: len(self.rules)], blob[len(self.rules) :]
+        if rules != self.rules:
+            # Written by other rules code (an upgrade): its state may not fit these rules.
+            log.info("snapshot.other_rules", table_id=table_id)
+        elif not 0 < version <= head_version:
+            log.warning("snapshot.ahead_of_head", table_id=table_id, version=version)
+        else:
             try:
-                state = pickle.loads(blob)
+                return version, pickle.loads(pickled)
             except Exception as broken:
                 # A snapshot is a cache: any damage means folding from the start instead.
                 log.warning("snapshot.unreadable", table_id=table_id, error=repr(broken))
-            else:
-                if 0 < version <= head_version:
-                    return version, state
-                log.warning("snapshot.ahead_of_head", table_id=table_id, version=version)
         return 0, self.engine.initial_state()
 
     def _advanced(self, base: LoadedTable, later: Sequence[Any]) -> LoadedTable:
@@ -432,7 +460,7 @@ class TableHost:
         every = self.snapshot_every
         if (first_version - 1) // every == loaded.version // every:
             return
-        blob = pickle.dumps(loaded.state, protocol=pickle.HIGHEST_PROTOCOL)
+        blob = self.rules + pickle.dumps(loaded.state, protocol=pickle.HIGHEST_PROTOCOL)
         await self.store.save_snapshot(loaded.meta.table_id, loaded.version, blob)
 
     # -- reading ----------------------------------------------------------------------

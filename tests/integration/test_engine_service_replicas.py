@@ -141,7 +141,16 @@ async def test_a_fresh_replica_starts_from_the_snapshot(redis_url: str, table_id
         await play_with_bots(writer, table_id)
         snapshot = await writer.store.load_snapshot(table_id)
         assert snapshot is not None and snapshot[0] > 0
+        reads: list[int] = []
+        real_read = reader.store.read
+
+        async def spied_read(table: str, after: int = 0, count: int | None = None) -> Any:
+            reads.append(after)
+            return await real_read(table, after=after, count=count)
+
+        reader.store.read = spied_read  # type: ignore[method-assign]
         loaded = await reader.load(table_id)
+        assert reads == [snapshot[0]]
         assert digest(loaded.state) == await full_fold_digest(reader, table_id)
     finally:
         await writer.store.redis.aclose()
@@ -151,19 +160,25 @@ async def test_a_fresh_replica_starts_from_the_snapshot(redis_url: str, table_id
 @pytest.mark.parametrize(
     "damage",
     [
-        pytest.param(lambda version: (version, b"not a pickle"), id="unreadable"),
-        pytest.param(lambda version: (version + 50, pickle.dumps("x")), id="ahead-of-head"),
+        pytest.param(lambda rules, version: (version, rules + b"not a pickle"), id="unreadable"),
+        pytest.param(
+            lambda rules, version: (version + 50, rules + pickle.dumps("x")), id="ahead-of-head"
+        ),
+        pytest.param(
+            lambda rules, version: (version, bytes(32) + pickle.dumps("x")), id="other-rules"
+        ),
     ],
 )
 async def test_a_corrupt_snapshot_falls_back_to_the_events(
     redis_url: str, table_id: str, damage: Any
 ) -> None:
-    """A snapshot that does not load, or claims a future version, is ignored; play goes on."""
+    """A snapshot that does not load, is ahead of the log or was written by other rules code
+    is ignored; play goes on from the events."""
     writer = await open_host(redis_url)
     try:
         await writer.create_table(create_request(table_id))
         head = await writer.store.head(table_id)
-        await writer.store.save_snapshot(table_id, *damage(head.version))
+        await writer.store.save_snapshot(table_id, *damage(writer.rules, head.version))
         fresh = await open_host(redis_url)
         try:
             loaded = await fresh.load(table_id)
