@@ -693,6 +693,8 @@ Global___GameSetUp: _TypeAlias = GameSetUp  # noqa: Y015
 
 @_typing.final
 class StartKept(_message.Message):
+    """A seat kept its choice; other seats see only that it has chosen until StartsRevealed."""
+
     DESCRIPTOR: _descriptor.Descriptor
 
     SEAT_FIELD_NUMBER: _builtins.int
@@ -715,6 +717,34 @@ class StartKept(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___StartKept: _TypeAlias = StartKept  # noqa: Y015
+
+@_typing.final
+class StartsRevealed(_message.Message):
+    """Every seat has kept its Character and Farmhouse: the choices are shown to all
+    (seat by seat, in seat order).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CHARACTERS_FIELD_NUMBER: _builtins.int
+    FARMHOUSES_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def characters(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    @_builtins.property
+    def farmhouses(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    def __init__(
+        self,
+        *,
+        characters: _abc.Iterable[_builtins.str] | None = ...,
+        farmhouses: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["characters", b"characters", "farmhouses", b"farmhouses"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___StartsRevealed: _TypeAlias = StartsRevealed  # noqa: Y015
 
 @_typing.final
 class DraftPicked(_message.Message):
@@ -1334,6 +1364,7 @@ class Event(_message.Message):
     PIECE_MOVED_FIELD_NUMBER: _builtins.int
     ROUND_ENDED_FIELD_NUMBER: _builtins.int
     GAME_FINISHED_FIELD_NUMBER: _builtins.int
+    STARTS_REVEALED_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def game_set_up(self) -> Global___GameSetUp: ...
     @_builtins.property
@@ -1378,6 +1409,8 @@ class Event(_message.Message):
     def round_ended(self) -> Global___RoundEnded: ...
     @_builtins.property
     def game_finished(self) -> Global___GameFinished: ...
+    @_builtins.property
+    def starts_revealed(self) -> Global___StartsRevealed: ...
     def __init__(
         self,
         *,
@@ -1403,12 +1436,13 @@ class Event(_message.Message):
         piece_moved: Global___PieceMoved | None = ...,
         round_ended: Global___RoundEnded | None = ...,
         game_finished: Global___GameFinished | None = ...,
+        starts_revealed: Global___StartsRevealed | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["building_built", b"building_built", "building_revealed", b"building_revealed", "crop_placed", b"crop_placed", "crop_returned", b"crop_returned", "crops_harvested", b"crops_harvested", "draft_picked", b"draft_picked", "forest_die_rolled", b"forest_die_rolled", "gairy_tile_drawn", b"gairy_tile_drawn", "game_finished", b"game_finished", "game_set_up", b"game_set_up", "kind", b"kind", "land_cleared", b"land_cleared", "piece_moved", b"piece_moved", "resources_changed", b"resources_changed", "round_ended", b"round_ended", "start_kept", b"start_kept", "step_finished", b"step_finished", "sunrise_revealed", b"sunrise_revealed", "sunrise_taken", b"sunrise_taken", "task_resolved", b"task_resolved", "tasks_granted", b"tasks_granted", "turn_began", b"turn_began", "worker_placed", b"worker_placed"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["building_built", b"building_built", "building_revealed", b"building_revealed", "crop_placed", b"crop_placed", "crop_returned", b"crop_returned", "crops_harvested", b"crops_harvested", "draft_picked", b"draft_picked", "forest_die_rolled", b"forest_die_rolled", "gairy_tile_drawn", b"gairy_tile_drawn", "game_finished", b"game_finished", "game_set_up", b"game_set_up", "kind", b"kind", "land_cleared", b"land_cleared", "piece_moved", b"piece_moved", "resources_changed", b"resources_changed", "round_ended", b"round_ended", "start_kept", b"start_kept", "starts_revealed", b"starts_revealed", "step_finished", b"step_finished", "sunrise_revealed", b"sunrise_revealed", "sunrise_taken", b"sunrise_taken", "task_resolved", b"task_resolved", "tasks_granted", b"tasks_granted", "turn_began", b"turn_began", "worker_placed", b"worker_placed"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["building_built", b"building_built", "building_revealed", b"building_revealed", "crop_placed", b"crop_placed", "crop_returned", b"crop_returned", "crops_harvested", b"crops_harvested", "draft_picked", b"draft_picked", "forest_die_rolled", b"forest_die_rolled", "gairy_tile_drawn", b"gairy_tile_drawn", "game_finished", b"game_finished", "game_set_up", b"game_set_up", "kind", b"kind", "land_cleared", b"land_cleared", "piece_moved", b"piece_moved", "resources_changed", b"resources_changed", "round_ended", b"round_ended", "start_kept", b"start_kept", "step_finished", b"step_finished", "sunrise_revealed", b"sunrise_revealed", "sunrise_taken", b"sunrise_taken", "task_resolved", b"task_resolved", "tasks_granted", b"tasks_granted", "turn_began", b"turn_began", "worker_placed", b"worker_placed"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["building_built", b"building_built", "building_revealed", b"building_revealed", "crop_placed", b"crop_placed", "crop_returned", b"crop_returned", "crops_harvested", b"crops_harvested", "draft_picked", b"draft_picked", "forest_die_rolled", b"forest_die_rolled", "gairy_tile_drawn", b"gairy_tile_drawn", "game_finished", b"game_finished", "game_set_up", b"game_set_up", "kind", b"kind", "land_cleared", b"land_cleared", "piece_moved", b"piece_moved", "resources_changed", b"resources_changed", "round_ended", b"round_ended", "start_kept", b"start_kept", "starts_revealed", b"starts_revealed", "step_finished", b"step_finished", "sunrise_revealed", b"sunrise_revealed", "sunrise_taken", b"sunrise_taken", "task_resolved", b"task_resolved", "tasks_granted", b"tasks_granted", "turn_began", b"turn_began", "worker_placed", b"worker_placed"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["game_set_up", "start_kept", "draft_picked", "sunrise_revealed", "sunrise_taken", "tasks_granted", "task_resolved", "resources_changed", "turn_began", "worker_placed", "gairy_tile_drawn", "crop_placed", "crop_returned", "crops_harvested", "land_cleared", "building_revealed", "building_built", "forest_die_rolled", "step_finished", "piece_moved", "round_ended", "game_finished"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["game_set_up", "start_kept", "draft_picked", "sunrise_revealed", "sunrise_taken", "tasks_granted", "task_resolved", "resources_changed", "turn_began", "worker_placed", "gairy_tile_drawn", "crop_placed", "crop_returned", "crops_harvested", "land_cleared", "building_revealed", "building_built", "forest_die_rolled", "step_finished", "piece_moved", "round_ended", "game_finished", "starts_revealed"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 

@@ -274,6 +274,14 @@ def _start_kept(state: HarvestState, e: pb.StartKept) -> HarvestState:
     return replace(state, done=state.done | {e.seat})
 
 
+def _starts_revealed(state: HarvestState, e: pb.StartsRevealed) -> HarvestState:
+    players = tuple(
+        replace(p, character=c, farmhouse=f)
+        for p, c, f in zip(state.players, e.characters, e.farmhouses, strict=True)
+    )
+    return replace(state, players=players)
+
+
 def _draft_picked(state: HarvestState, e: pb.DraftPicked) -> HarvestState:
     p = state.players[e.seat]
     state = _player(
@@ -326,6 +334,7 @@ def _die_rolled(state: HarvestState, e: pb.ForestDieRolled) -> HarvestState:
 _EVOLVERS: dict[str, Callable[[HarvestState, Any], HarvestState]] = {
     "game_set_up": _set_up,
     "start_kept": _start_kept,
+    "starts_revealed": _starts_revealed,
     "draft_picked": _draft_picked,
     "sunrise_revealed": _sunrise_revealed,
     "sunrise_taken": _sunrise_taken,

@@ -14,6 +14,7 @@ from engines.harvest.evolve import evolve
 from engines.harvest.gairy import gairy_turn
 from engines.harvest.rules import phase_order
 from engines.harvest.scoring import final_scores, winners
+from engines.harvest.setup import reveal_starts
 from engines.harvest.state import HarvestState
 from engines.harvest.sunrise import reveal_sunrise
 from proto import harvest_pb2 as pb
@@ -137,7 +138,9 @@ def _next(state: HarvestState, rng: Rng) -> list[pb.Event]:
     if state.phase in ("setup", "finished") or state.steps or state.turn >= 0:
         return []
     if state.phase == "choose_start":
-        return [reveal_sunrise(state, rng, 1)] if len(state.done) == state.seats else []
+        if len(state.done) < state.seats:
+            return []
+        return [*reveal_starts(state), reveal_sunrise(state, rng, 1)]
     if state.phase == "draft":
         return [reveal_sunrise(state, rng, 1)] if state.draft_picks >= 2 * state.seats else []
     if state.phase == "sunrise":

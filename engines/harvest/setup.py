@@ -12,7 +12,14 @@ from engines.harvest.events import cell_numbers, resources, wrap
 from engines.harvest.state import HarvestState
 from proto import harvest_pb2 as pb
 
-__all__ = ["draft_order", "draft_pick", "keep_start", "set_up", "start_bucket_events"]
+__all__ = [
+    "draft_order",
+    "draft_pick",
+    "keep_start",
+    "reveal_starts",
+    "set_up",
+    "start_bucket_events",
+]
 
 
 def set_up(seats: int, options: Mapping[str, Any], rng: Rng) -> list[pb.Event]:
@@ -69,7 +76,6 @@ def set_up(seats: int, options: Mapping[str, Any], rng: Rng) -> list[pb.Event]:
             events.append(
                 wrap(start_kept=pb.StartKept(seat=seat, character=character, farmhouse=farmhouse))
             )
-            events += start_bucket_events(seat, character)
     return events
 
 
@@ -79,6 +85,17 @@ def start_bucket_events(seat: int, character: str) -> list[pb.Event]:
     if not start:
         return []
     return [resources(seat, "leland", bucket=int(start) - content().start_bucket)]
+
+
+def reveal_starts(state: HarvestState) -> list[pb.Event]:
+    """Player Setup 2, once every seat has kept: the choices are shown to all, and
+    Leland's Bucket moves to 6."""
+    revealed = pb.StartsRevealed(
+        characters=[p.character for p in state.players],
+        farmhouses=[p.farmhouse for p in state.players],
+    )
+    buckets = [e for s, p in enumerate(state.players) for e in start_bucket_events(s, p.character)]
+    return [wrap(starts_revealed=revealed), *buckets]
 
 
 def keep_start(state: HarvestState, cmd: pb.KeepStart, seat: int) -> list[pb.Event]:
@@ -91,7 +108,7 @@ def keep_start(state: HarvestState, cmd: pb.KeepStart, seat: int) -> list[pb.Eve
     if cmd.farmhouse not in player.dealt_farmhouses:
         raise RuleViolation("start.not_dealt", "Keep one of the two Farmhouses you were dealt.")
     kept = pb.StartKept(seat=seat, character=cmd.character, farmhouse=cmd.farmhouse)
-    return [wrap(start_kept=kept), *start_bucket_events(seat, cmd.character)]
+    return [wrap(start_kept=kept)]
 
 
 def draft_order(state: HarvestState) -> tuple[int, ...]:

@@ -3,7 +3,8 @@
 No stack or deck order is kept: building, sunrise, market and Gairy tiles are drawn
 from unordered pools when they are revealed (each draw recorded in its event), which
 is the same chance as shuffling at set-up and leaves no hidden order to leak. The
-only secrets are each seat's two dealt Characters and Farmhouses before it keeps one.
+only secrets are each seat's two dealt Characters and Farmhouses, and its kept pair
+until every seat has chosen.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """What a seat may see: ``view`` and ``redact``.
 
-The only secrets are the two Characters and two Farmhouses dealt to each seat before
-it keeps one; stacks hold no order (tiles are drawn when revealed).
+The only secrets are the two Characters and two Farmhouses dealt to each seat (the
+unkept ones are never shown), and what each seat kept until every seat has chosen;
+stacks hold no order (tiles are drawn when revealed).
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ __all__ = ["redact", "view"]
 
 
 def _player(player: Player, mine: bool, choosing: bool) -> dict[str, Any]:
+    hidden = choosing and not mine
     out: dict[str, Any] = {
-        "character": player.character,
-        "farmhouse": player.farmhouse,
+        "character": "" if hidden else player.character,
+        "farmhouse": "" if hidden else player.farmhouse,
         "sunrise": player.sunrise,
         "coins": player.coins,
         "water": player.water,
@@ -93,8 +95,12 @@ def view(state: HarvestState, seat: int | None) -> dict[str, Any]:
 
 
 def redact(event: pb.Event, seat: int | None) -> pb.Event:
-    """The event as ``seat`` sees it: other seats' dealt Characters and Farmhouses removed."""
-    if event.WhichOneof("kind") != "game_set_up" or event.game_set_up.first_game:
+    """The event as ``seat`` sees it: other seats' dealt Characters and Farmhouses removed,
+    and their kept ones until everyone has chosen (``StartsRevealed``)."""
+    kind = event.WhichOneof("kind")
+    if kind == "start_kept" and event.start_kept.seat != seat:
+        return pb.Event(start_kept=pb.StartKept(seat=event.start_kept.seat))
+    if kind != "game_set_up" or event.game_set_up.first_game:
         return event
     hidden = pb.Event()
     hidden.CopyFrom(event)

@@ -75,31 +75,27 @@ def _check_rejections(
 
 
 def _check_secrets(table: Table) -> None:
-    """Before the choice, a seat sees only its own two Characters and Farmhouses."""
+    """While seats choose, a seat sees only its own two Characters and Farmhouses, and
+    not what the others kept: not in its view, not in any event sent to it."""
     state = table.state
     if state.phase != "choose_start":
         return
     for seat in (None, *range(state.seats)):
         seen = json.dumps(ENGINE.view(state, seat))
         redacted = [ENGINE.redact(e, seat) for e in table.events]  # type: ignore[arg-type]
+        mine: set[str] = set()
+        if seat is not None:
+            own = state.players[seat]
+            mine = set(own.dealt_characters) | set(own.dealt_farmhouses)
         for other, player in enumerate(state.players):
-            if other == seat or other in state.done:
+            if other == seat:
                 continue
             secret = set(player.dealt_characters) | set(player.dealt_farmhouses)
-            mine = (
-                set()
-                if seat is None
-                else set(state.players[seat].dealt_characters)
-                | set(state.players[seat].dealt_farmhouses)
-            )
             for name in secret - mine:
                 assert f'"{name}"' not in seen
                 for event in redacted:
                     assert event is not None
-                    if event.WhichOneof("kind") == "game_set_up":
-                        deals = event.game_set_up.deals
-                        assert name not in deals[other].characters
-                        assert name not in deals[other].farmhouses
+                    assert name.encode() not in event.SerializeToString()
 
 
 def _pick(legal: list[pb.Command], rnd: random.Random) -> pb.Command:

@@ -87,3 +87,24 @@ def test_sunset_returns_gairys_tiles_and_pieces() -> None:
     after = evolve(state, ended)
     assert after.gairy_revealed == frozenset() and after.gairy_sunrise == 0
     assert after.gairy_pieces == 3 and after.placements == ()
+
+
+def test_kept_choices_stay_hidden_until_everyone_has_chosen() -> None:
+    """Player Setup 2 is simultaneous: a kept pair is shown once every seat has chosen."""
+    from .helpers import command, run
+
+    state = table(2).state
+    mine = state.players[0]
+    keep = pb.KeepStart(character=mine.dealt_characters[0], farmhouse=mine.dealt_farmhouses[0])
+    events, state = run(state, 0, command(keep_start=keep))
+    hidden = ENGINE.redact(events[0], 1)
+    assert hidden is not None and hidden.start_kept.seat == 0
+    assert hidden.start_kept.character == "" and hidden.start_kept.farmhouse == ""
+    assert ENGINE.view(state, 1)["players"][0]["character"] == ""
+    assert ENGINE.view(state, 0)["players"][0]["character"] == keep.character
+    theirs = state.players[1]
+    keep1 = pb.KeepStart(character=theirs.dealt_characters[1], farmhouse=theirs.dealt_farmhouses[1])
+    events, state = run(state, 1, command(keep_start=keep1))
+    shown = next(e.starts_revealed for e in events if e.HasField("starts_revealed"))
+    assert list(shown.characters) == [keep.character, keep1.character]
+    assert ENGINE.view(state, 1)["players"][0]["character"] == keep.character
