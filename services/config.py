@@ -56,6 +56,8 @@ class Settings(BaseSettings):
     lease_ms: int = Field(default=10_000, ge=100, validation_alias="BW_LEASE_MS")
     # Deliveries after which a command goes to the dead-letter stream.
     max_deliveries: int = Field(default=5, ge=1, validation_alias="BW_MAX_DELIVERIES")
+    # How often the engine service checks that Redis answers (its health status).
+    health_every_s: float = Field(default=2.0, gt=0, validation_alias="BW_HEALTH_EVERY_S")
     # Pause before a failed command is tried again.
     retry_delay_ms: int = Field(default=500, ge=0, validation_alias="BW_RETRY_DELAY_MS")
 

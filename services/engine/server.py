@@ -17,6 +17,7 @@ from typing import Any
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
+from redis.exceptions import RedisError
 
 import engines
 from proto import engine_pb2, engine_pb2_grpc
@@ -46,9 +47,12 @@ class EngineService:
     consumer: CommandConsumer | None
     stop_consuming: asyncio.Event = field(default_factory=asyncio.Event)
     consumer_task: asyncio.Task[None] | None = None
+    watch_task: asyncio.Task[None] | None = None
 
     async def stop(self, grace: float = _GRACE_S) -> None:
         """Refuse new calls, finish running ones, stop the consumer, close Redis."""
+        if self.watch_task is not None:
+            self.watch_task.cancel()
         await self.health.enter_graceful_shutdown()
         self.stop_consuming.set()
         await self.server.stop(grace)
@@ -107,12 +111,39 @@ async def start(
             ),
         )
     service = EngineService(server, bound, table_host, health_servicer, consumer)
+    service.watch_task = asyncio.create_task(
+        _watch_redis(redis, health_servicer, settings.health_every_s), name="redis-watch"
+    )
     if consumer is not None:
         service.consumer_task = asyncio.create_task(
             _consume_forever(consumer, service.stop_consuming), name="command-consumer"
         )
     log.info("engine.listening", game=game, address=f"{host}:{bound}", shards=settings.shards)
     return service
+
+
+async def _watch_redis(redis: Any, servicer: health.aio.HealthServicer, every_s: float) -> None:
+    """Report the Engine service NOT_SERVING while Redis does not answer.
+
+    Only the named service flips: the overall status ("") stays SERVING, so a liveness
+    probe does not restart a process that would not fare better after a restart, while a
+    readiness probe for ``boardwright.v1.Engine`` takes it out of rotation.
+    """
+    serving = True
+    while True:
+        await asyncio.sleep(every_s)
+        try:
+            await asyncio.wait_for(redis.ping(), timeout=every_s)
+            answers = True
+        except (RedisError, OSError, TimeoutError):
+            answers = False
+        if answers != serving:
+            serving = answers
+            status = health_pb2.HealthCheckResponse.SERVING
+            if not serving:
+                status = health_pb2.HealthCheckResponse.NOT_SERVING
+            await servicer.set(SERVICE_NAME, status)
+            log.warning("engine.redis_reachable" if serving else "engine.redis_unreachable")
 
 
 async def _consume_forever(consumer: CommandConsumer, stop: asyncio.Event) -> None:

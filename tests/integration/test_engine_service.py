@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import random
@@ -20,6 +21,7 @@ from proto import engine_pb2, engine_pb2_grpc
 from services.config import Settings
 from services.engine.handler import TableHost, canonical_json
 from services.engine.server import SERVICE_NAME, EngineService, start
+from services.redis_server import RedisServer
 from tests.integration.test_engine_service_support import (
     FREUNDE,
     ROUND_LIMIT,
@@ -329,3 +331,29 @@ async def test_a_bug_in_the_rules_is_a_rejection_that_is_not_recorded(
         assert (await host.execute(envelope(table_id, "c1", seat, command))).HasField("accepted")
     finally:
         await host.store.redis.aclose()
+
+
+async def test_the_engine_is_not_serving_while_redis_is_down() -> None:
+    """Readiness follows Redis: the Engine service flips to NOT_SERVING; liveness ("") stays."""
+    redis = RedisServer(appendfsync="no").start()
+    settings = Settings(redis_url=redis.url, shards=SHARDS, health_every_s=0.1)
+    service = await start("freunde", port=0, settings=settings, consume=False)
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{service.port}") as channel:
+            health = health_pb2_grpc.HealthStub(channel)
+
+            async def status(name: str) -> int:
+                reply = await health.Check(health_pb2.HealthCheckRequest(service=name))
+                return int(reply.status)
+
+            assert await status(SERVICE_NAME) == health_pb2.HealthCheckResponse.SERVING
+            redis.stop()
+            for _ in range(300):
+                if await status(SERVICE_NAME) == health_pb2.HealthCheckResponse.NOT_SERVING:
+                    break
+                await asyncio.sleep(0.05)
+            assert await status(SERVICE_NAME) == health_pb2.HealthCheckResponse.NOT_SERVING
+            assert await status("") == health_pb2.HealthCheckResponse.SERVING
+    finally:
+        redis.stop()
+        await service.stop(grace=1)
