@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engines.core.errors import RuleViolation
 from engines.core.polyomino import Shape, adjacent, normalize, orientations, placements
+from engines.harvest.characters import extra_field_action, plant_discount
 from engines.harvest.content import content
 from engines.harvest.events import cell_numbers, cells_of, granted, resolved, resources, wrap
 from engines.harvest.rules import acting_step, empty_cells, seed_count, supply_left
@@ -31,8 +32,7 @@ def piece_of(seed: str) -> str:
 
 def plant_cost(player: Player, seed: str) -> int:
     """Plant: the seed's Fertilizer cost (Penny the Pig: 1 fewer, at least 0)."""
-    discount = int(content().character(player.character).get("plant_discount", 0))
-    return max(0, content().crop(seed).fertilizer - discount)
+    return max(0, content().crop(seed).fertilizer - plant_discount(player))
 
 
 def planting_spots(player: Player, seed: str) -> tuple[Shape, ...]:
@@ -66,8 +66,7 @@ def field_action(state: HarvestState, cmd: pb.FieldAction, seat: int) -> list[pb
         raise RuleViolation("field.unknown", "A Field Action is plant, tend or harvest.")
     events = [resolved(seat, kinds.index("field"))]
     player = state.players[seat]
-    mick = content().character(player.character).get("extra_field_action")
-    if mick and state.phase in ("actions", "jaime") and not player.mick_used:
+    if extra_field_action(player) and state.phase in ("actions", "jaime") and not player.mick_used:
         events.append(granted(seat, "mick", [("field", 1)], new_step=False))
     if cmd.kind == "harvest":
         return events + harvest(state, seat)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from engines.core.rng import Rng
 from engines.harvest.buildings import end_game_tasks
+from engines.harvest.characters import moves_after_placement
 from engines.harvest.content import content
 from engines.harvest.events import granted, wrap
 from engines.harvest.evolve import evolve
@@ -17,6 +18,7 @@ from engines.harvest.scoring import final_scores, winners
 from engines.harvest.setup import reveal_starts
 from engines.harvest.state import HarvestState
 from engines.harvest.sunrise import reveal_sunrise
+from engines.harvest.sunset import sunset
 from proto import harvest_pb2 as pb
 
 __all__ = ["advance"]
@@ -60,12 +62,12 @@ def _action_turn(state: HarvestState, rng: Rng) -> list[pb.Event]:
 
 def _jaime_turn(state: HarvestState, rng: Rng) -> list[pb.Event]:
     """Jaime the Rabbit may move a piece after all placements, before Sunset."""
-    c = content()
     order, position = _after(state, "jaime")
 
     def moves(seat: int) -> bool:
-        jaime = c.character(state.players[seat].character).get("moves_after_placement")
-        return bool(jaime) and any(s == seat for _, s in state.placements)
+        return moves_after_placement(state.players[seat]) and any(
+            s == seat for _, s in state.placements
+        )
 
     seat = _next_in(order, position, moves)
     if seat is None:
@@ -74,34 +76,10 @@ def _jaime_turn(state: HarvestState, rng: Rng) -> list[pb.Event]:
 
 
 def _sunset(state: HarvestState, rng: Rng) -> list[pb.Event]:
-    """Sunset Phase: pieces back, Workshop shifts down, market tile discarded, next round.
-    After the 4th Action Phase the game ends instead."""
-    c = content()
-    if state.round >= c.rounds:
+    """Sunset Phase, or after the 4th Action Phase, Game End."""
+    if state.round >= content().rounds:
         return _game_end(state)
-    large = _next_market(state, rng, c.market_large, c.market_board_large[0], state.market_large)
-    small = ""
-    if state.market_small:
-        small = _next_market(
-            state, rng, c.market_small, c.market_board_small[0], state.market_small
-        )
-    return [
-        wrap(
-            round_ended=pb.RoundEnded(
-                next_round=state.round + 1, market_large=large, market_small=small
-            )
-        )
-    ]
-
-
-def _next_market(
-    state: HarvestState, rng: Rng, tiles: tuple[tuple[str, object], ...], board: str, top: str
-) -> str:
-    """Sunset 3: the next tile of a stack of 3, then the board's own spaces."""
-    if top == board or state.market_left <= 0:
-        return board
-    pool = sorted(t for t, _ in tiles if t not in state.market_seen)
-    return rng.choice(pool) if pool else board
+    return [sunset(state, rng)]
 
 
 def _game_end(state: HarvestState) -> list[pb.Event]:

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from engines.core.errors import RuleViolation
 from engines.core.polyomino import Cell
+from engines.harvest.characters import pays_with_goods
 from engines.harvest.content import Space, TaskSpec, content
 from engines.harvest.events import resources
+from engines.harvest.market import market_spaces
 from engines.harvest.state import HarvestState, Player, Step
 from proto import harvest_pb2 as pb
 
@@ -18,7 +20,6 @@ __all__ = [
     "empty_cells",
     "gain",
     "is_open",
-    "market_spaces_in_play",
     "pay",
     "payments",
     "seed_count",
@@ -99,25 +100,9 @@ def acting_step(state: HarvestState, seat: int) -> Step:
     return step
 
 
-def market_spaces_in_play(state: HarvestState) -> dict[str, tuple[int, tuple[TaskSpec, ...]]]:
-    """The Farmer's Market: the spaces of the top tiles (small ones only at 4 players)."""
-    c = content()
-    found: dict[str, tuple[int, tuple[TaskSpec, ...]]] = {}
-    for space in c.spaces:
-        if not space.market:
-            continue
-        tile = state.market_large if space.market == "large" else state.market_small
-        if not tile:
-            continue
-        spaces = c.market_tile(tile)
-        if space.market_space < len(spaces):
-            found[space.id] = spaces[space.market_space]
-    return found
-
-
 def spaces_in_play(state: HarvestState) -> tuple[Space, ...]:
     """The action spaces on the Town Board this round."""
-    market = market_spaces_in_play(state)
+    market = market_spaces(state)
     return tuple(s for s in content().spaces if not s.market or s.id in market)
 
 
@@ -129,25 +114,21 @@ def is_open(state: HarvestState, space: Space) -> bool:
 def space_cost(state: HarvestState, space: Space) -> int:
     """The red price tag: fixed, the round number (Fields 3), or the market space's."""
     if space.market:
-        return market_spaces_in_play(state)[space.id][0]
+        return market_spaces(state)[space.id][0]
     return state.round if space.cost_is_round else space.cost
 
 
 def space_tasks(state: HarvestState, space: Space) -> tuple[TaskSpec, ...]:
     if space.market:
-        return market_spaces_in_play(state)[space.id][1]
+        return market_spaces(state)[space.id][1]
     return space.tasks
-
-
-def _river(player: Player) -> bool:
-    return bool(content().character(player.character).get("pays_with_resources"))
 
 
 def payments(player: Player, cost: int) -> list[pb.Payment]:
     """Every way the player may pay a Coin cost (River the Fox: Water and Fertilizer too)."""
     if cost <= 0:
         return [pb.Payment()]
-    if not _river(player):
+    if not pays_with_goods(player):
         return [pb.Payment(coins=cost)] if player.coins >= cost else []
     found = []
     for water in range(min(cost, player.water) + 1):
@@ -165,7 +146,7 @@ def pay(
     player = state.players[seat]
     if payment.coins < 0 or payment.water < 0 or payment.fertilizer < 0:
         raise RuleViolation("payment.invalid", "A payment cannot be negative.")
-    if (payment.water or payment.fertilizer) and not _river(player):
+    if (payment.water or payment.fertilizer) and not pays_with_goods(player):
         raise RuleViolation("payment.coins_only", "Only River the Fox may pay Coins with goods.")
     if payment.coins + payment.water + payment.fertilizer != max(cost, 0):
         raise RuleViolation("payment.wrong_amount", f"This costs {max(cost, 0)} Coins.")

@@ -7,6 +7,7 @@ from typing import Any
 
 from engines.core.errors import RuleViolation
 from engines.core.rng import Rng
+from engines.harvest.characters import start_bucket
 from engines.harvest.content import content
 from engines.harvest.events import cell_numbers, resources, wrap
 from engines.harvest.state import HarvestState
@@ -81,10 +82,10 @@ def set_up(seats: int, options: Mapping[str, Any], rng: Rng) -> list[pb.Event]:
 
 def start_bucket_events(seat: int, character: str) -> list[pb.Event]:
     """Leland the Frog: the Bucket starts on 6 instead of 3."""
-    start = content().character(character).get("start_bucket")
+    start = start_bucket(character)
     if not start:
         return []
-    return [resources(seat, "leland", bucket=int(start) - content().start_bucket)]
+    return [resources(seat, "leland", bucket=start - content().start_bucket)]
 
 
 def reveal_starts(state: HarvestState) -> list[pb.Event]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engines.core.errors import RuleViolation
 from engines.core.rng import Rng
+from engines.harvest.characters import sunrise_coin_delta, sunrise_tasks
 from engines.harvest.content import TaskSpec, content
 from engines.harvest.events import granted, wrap
 from engines.harvest.state import HarvestState
@@ -20,13 +21,12 @@ def sunrise_benefits(state: HarvestState, seat: int, tile: int) -> list[TaskSpec
     c = content()
     player = state.players[seat]
     coins, benefit = c.sunrise_tile(tile)
-    character = c.character(player.character)
-    coins = max(0, coins + int(character.get("sunrise_coin_delta", 0)))
+    coins = max(0, coins + sunrise_coin_delta(player))
     tasks: list[TaskSpec] = [("coin", coins)] if coins else []
     tasks.append(benefit)
     if player.farmhouse:
         tasks.extend(c.farmhouse_tasks(player.farmhouse))
-    tasks.extend((str(k), int(a)) for k, a in character.get("sunrise_tasks", []))
+    tasks.extend(sunrise_tasks(player))
     return tasks
 
 

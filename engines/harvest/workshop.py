@@ -6,6 +6,7 @@ from engines.core.errors import RuleViolation
 from engines.core.polyomino import Cell
 from engines.core.rng import Rng
 from engines.harvest.benefits import roll_die
+from engines.harvest.characters import builds_free
 from engines.harvest.content import content
 from engines.harvest.events import cell_numbers, granted, resolved, resources, wrap
 from engines.harvest.rules import acting_step, forest_cells, pay
@@ -100,7 +101,7 @@ def clear_land(state: HarvestState, cmd: pb.ClearLand, seat: int, rng: Rng) -> l
 
 def build_cost(state: HarvestState, player: Player, slot: int) -> int:
     """The Workshop row's cost; Floyd the Beaver builds for free."""
-    if content().character(player.character).get("builds_free"):
+    if builds_free(player):
         return 0
     return content().workshop_slot_costs[slot]
 
