@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+import uuid
 from collections.abc import Callable
 from typing import cast
 
 import pytest
+from redis.asyncio import Redis
+from redis.asyncio.cluster import RedisCluster
 
 from engines.core.hashchain import GENESIS, sealed_hash, verify_chain
 from proto import common_pb2
@@ -342,3 +346,30 @@ async def test_appends_wait_for_the_aof_where_supported(redis_url: str, table_id
         assert (await store.append(table_id, "cmd-1", head, [event(b"x")])).duplicate
     finally:
         await client.aclose()
+
+
+async def test_connect_picks_the_client_the_server_needs(store: EventStore) -> None:
+    """A server without cluster mode gets the single-server client, a cluster node the other."""
+    info = await store.redis.info("cluster")
+
+    expected = RedisCluster if str(info["cluster_enabled"]) == "1" else Redis
+    assert type(store.redis) is expected
+
+
+async def test_more_concurrent_writers_than_connections_wait_their_turn(redis_url: str) -> None:
+    """Writers beyond the pool size wait for a connection instead of failing."""
+    client = await connect(redis_url, max_connections=4)
+    store = EventStore(client, shards=16)
+    table_ids = [f"pool-{uuid.uuid4().hex}" for _ in range(64)]
+    try:
+        heads = await asyncio.gather(*(create(store, t) for t in table_ids))
+        appended = await asyncio.gather(
+            *(
+                store.append(t, "cmd-1", h, [event(b"x")])
+                for t, h in zip(table_ids, heads, strict=True)
+            )
+        )
+    finally:
+        await client.aclose()
+
+    assert [a.last_version for a in appended] == [2] * len(table_ids)
