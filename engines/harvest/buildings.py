@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from engines.core.errors import RuleViolation
 from engines.core.polyomino import adjacent
 from engines.harvest.content import TaskSpec, content
 from engines.harvest.events import granted, resolved
 from engines.harvest.rules import acting_step
-from engines.harvest.state import HarvestState, Player
+from engines.harvest.state import Crop, HarvestState, Player
 from proto import harvest_pb2 as pb
 
 __all__ = ["end_game_points", "end_game_tasks", "repeat_building", "repeatable"]
@@ -48,9 +50,9 @@ def end_game_tasks(player: Player) -> list[TaskSpec]:
     ]
 
 
-def _crop_types(crops: object) -> set[str]:
+def _crop_types(crops: Iterable[Crop]) -> set[str]:
     types: set[str] = set()
-    for crop in crops:  # type: ignore[attr-defined]
+    for crop in crops:
         if crop.kind != "bush":
             types.add(crop.kind)
         if crop.berry:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from engines.core.errors import RuleViolation
 from engines.core.rng import Rng
@@ -24,7 +25,7 @@ from proto import harvest_pb2 as pb
 
 __all__ = ["apply_rule", "decide", "to_act"]
 
-Handler = Callable[[HarvestState, object, int, Rng], list[pb.Event]]
+Handler = Callable[[HarvestState, Any, int, Rng], list[pb.Event]]
 
 
 def to_act(state: HarvestState) -> tuple[int, ...]:
@@ -52,30 +53,30 @@ def finish(state: HarvestState, cmd: pb.Finish, seat: int) -> list[pb.Event]:
     raise RuleViolation("finish.not_now", "There is nothing to finish: make your choice.")
 
 
-def _no_rng(rule: Callable[[HarvestState, object, int], list[pb.Event]]) -> Handler:
+def _no_rng(rule: Callable[[HarvestState, Any, int], list[pb.Event]]) -> Handler:
     return lambda state, cmd, seat, rng: rule(state, cmd, seat)
 
 
 HANDLERS: dict[str, Handler] = {
-    "keep_start": _no_rng(keep_start),  # type: ignore[arg-type]
-    "draft_pick": _no_rng(draft_pick),  # type: ignore[arg-type]
-    "choose_sunrise": _no_rng(choose_sunrise),  # type: ignore[arg-type]
-    "place_worker": _no_rng(place_worker),  # type: ignore[arg-type]
-    "take_benefit": take_benefit,  # type: ignore[dict-item]
-    "purchase": _no_rng(purchase),  # type: ignore[arg-type]
-    "field_action": _no_rng(field_action),  # type: ignore[arg-type]
-    "plant_seed": _no_rng(plant_seed),  # type: ignore[arg-type]
-    "tend_crop": _no_rng(tend_crop),  # type: ignore[arg-type]
-    "upgrade_bucket": _no_rng(upgrade_bucket),  # type: ignore[arg-type]
-    "clear_land": clear_land,  # type: ignore[dict-item]
-    "build": _no_rng(build),  # type: ignore[arg-type]
-    "trade": _no_rng(trade),  # type: ignore[arg-type]
-    "upgrade_seed": _no_rng(upgrade_seed),  # type: ignore[arg-type]
-    "reuse_space": _no_rng(reuse_space),  # type: ignore[arg-type]
-    "repeat_building": _no_rng(repeat_building),  # type: ignore[arg-type]
-    "reroll_die": reroll_die,  # type: ignore[dict-item]
-    "move_piece": _no_rng(move_piece),  # type: ignore[arg-type]
-    "finish": _no_rng(finish),  # type: ignore[arg-type]
+    "keep_start": _no_rng(keep_start),
+    "draft_pick": _no_rng(draft_pick),
+    "choose_sunrise": _no_rng(choose_sunrise),
+    "place_worker": _no_rng(place_worker),
+    "take_benefit": take_benefit,
+    "purchase": _no_rng(purchase),
+    "field_action": _no_rng(field_action),
+    "plant_seed": _no_rng(plant_seed),
+    "tend_crop": _no_rng(tend_crop),
+    "upgrade_bucket": _no_rng(upgrade_bucket),
+    "clear_land": clear_land,
+    "build": _no_rng(build),
+    "trade": _no_rng(trade),
+    "upgrade_seed": _no_rng(upgrade_seed),
+    "reuse_space": _no_rng(reuse_space),
+    "repeat_building": _no_rng(repeat_building),
+    "reroll_die": reroll_die,
+    "move_piece": _no_rng(move_piece),
+    "finish": _no_rng(finish),
 }
 
 

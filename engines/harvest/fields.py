@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from engines.core.errors import RuleViolation
 from engines.core.polyomino import Shape, adjacent, normalize, orientations, placements
 from engines.harvest.characters import extra_field_action, plant_discount
@@ -111,9 +113,9 @@ def plant_seed(state: HarvestState, cmd: pb.PlantSeed, seat: int) -> list[pb.Eve
     ]
 
 
-def _checked_cells(numbers: object) -> list[int]:
+def _checked_cells(numbers: Iterable[int]) -> list[int]:
     grid = content().grid
-    cells = list(numbers)  # type: ignore[call-overload]
+    cells = list(numbers)
     if len(set(cells)) != len(cells) or any(not 0 <= n < grid.rows * grid.cols for n in cells):
         raise RuleViolation("field.bad_cells", "Those are not field spaces of your farm.")
     return cells

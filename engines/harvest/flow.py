@@ -6,6 +6,8 @@ choose, so each command's events include whatever follows from it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engines.core.rng import Rng
 from engines.harvest.buildings import end_game_tasks
 from engines.harvest.characters import moves_after_placement
@@ -35,9 +37,9 @@ def _after(state: HarvestState, phase: str) -> tuple[tuple[int, ...], int]:
     return phase_order(state, phase), -1
 
 
-def _next_in(order: tuple[int, ...], position: int, wants: object) -> int | None:
+def _next_in(order: tuple[int, ...], position: int, wants: Callable[[int], bool]) -> int | None:
     for seat in order[position + 1 :]:
-        if wants(seat):  # type: ignore[operator]
+        if wants(seat):
             return seat
     return None
 
