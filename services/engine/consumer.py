@@ -44,7 +44,13 @@ from services.engine.handler import TableHost
 from services.eventstore import CommandApplied, ShardKeys, TableNotFound
 from services.logs import bind, get_logger
 
-__all__ = ["CommandConsumer", "ConsumerSettings", "consumer_group", "lease_key"]
+__all__ = [
+    "CommandConsumer",
+    "ConsumerSettings",
+    "consumer_group",
+    "forget_idle_consumers",
+    "lease_key",
+]
 
 log = get_logger("engine.consumer")
 
@@ -77,6 +83,20 @@ def consumer_group(game: str) -> str:
 def lease_key(shard: int, game: str) -> str:
     """Who handles the shard's commands for ``game`` now; shares the shard's hash tag."""
     return f"{ShardKeys(shard).cmd}:lease:{game}"
+
+
+async def forget_idle_consumers(redis: Any, stream: str, group: str, idle_ms: int) -> int:
+    """Delete the group's consumers that hold nothing and were idle ``idle_ms``.
+
+    Every process joins under a fresh name, so without this the names of stopped
+    processes would pile up in the group forever.
+    """
+    forgotten = 0
+    for consumer in await redis.xinfo_consumers(stream, group):
+        if int(consumer["pending"]) == 0 and int(consumer["idle"]) > idle_ms:
+            await redis.xgroup_delconsumer(stream, group, consumer["name"])
+            forgotten += 1
+    return forgotten
 
 
 def _live_key(game: str) -> str:
@@ -263,6 +283,9 @@ class CommandConsumer:
                 break
             start = next_start
         shard.recovering = False
+        await forget_idle_consumers(
+            self.redis, shard.keys.cmd, self.group, 10 * self.settings.lease_ms
+        )
 
     async def _handle_in_order(
         self, shard: _Shard, entries: Sequence[Any], *, claimed: bool = False

@@ -41,6 +41,7 @@ from redis.exceptions import RedisError, ResponseError
 import engines
 from engines.core.contract import Engine
 from proto import common_pb2
+from services.engine.consumer import forget_idle_consumers
 from services.engine.handler import canonical_json, fold_stored
 from services.eventstore import EventStore, Keys, ShardKeys, TableNotFound, lobby_key
 from services.logs import bind, get_logger
@@ -225,6 +226,7 @@ class Projector:
                 if _text(reply[0]) == "0-0":
                     break
                 start = reply[0]
+            await forget_idle_consumers(self.redis, feed, self.group, 10 * self.reclaim_idle_ms)
         if handled:
             log.info("projector.reclaimed", entries=handled)
         self.processed += handled
