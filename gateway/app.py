@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
 import structlog
-from fastapi import FastAPI, Request, Response
+from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import engines
 from gateway.api.deps import Gateway
@@ -21,7 +22,7 @@ from gateway.metrics import GatewayMetrics
 from gateway.settings import Settings
 from gateway.store import ReadStore
 
-__all__ = ["create_app"]
+__all__ = ["RequestLog", "create_app"]
 
 log = structlog.get_logger("gateway")
 
@@ -54,36 +55,50 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     app.include_router(api_router)
     app.include_router(ops_router)
-    _install_request_log(app, metrics)
+    app.add_middleware(RequestLog, metrics=metrics)
     _install_command_examples(app, settings)
     return app
 
 
-def _install_request_log(app: FastAPI, metrics: GatewayMetrics) -> None:
-    """One log line and one latency sample per request; headers are never logged, so a
-    seat token cannot end up in the logs."""
+class RequestLog:
+    """One log line and one latency sample per request (pure ASGI, so the route's bound
+    context — table, seat, command id — is still there when the line is written).
+    Headers are never logged, so a seat token cannot end up in the logs."""
 
-    @app.middleware("http")
-    async def request_log(
-        request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
+    def __init__(self, app: ASGIApp, metrics: GatewayMetrics) -> None:
+        self.app = app
+        self.metrics = metrics
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
         structlog.contextvars.clear_contextvars()
         started = time.perf_counter()
-        response = await call_next(request)
-        elapsed = time.perf_counter() - started
-        route = request.scope.get("route")
-        template = getattr(route, "path", "unmatched")
-        metrics.request_seconds.labels(
-            method=request.method, route=template, status=f"{response.status_code // 100}xx"
-        ).observe(elapsed)
-        log.info(
-            "http.request",
-            method=request.method,
-            route=template,
-            status=response.status_code,
-            ms=round(elapsed * 1000, 2),
-        )
-        return response
+        status = 500
+
+        async def send_and_note(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = int(message["status"])
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_and_note)
+        finally:
+            elapsed = time.perf_counter() - started
+            route = getattr(scope.get("route"), "path", "unmatched")
+            method = str(scope.get("method", ""))
+            self.metrics.request_seconds.labels(
+                method=method, route=route, status=f"{status // 100}xx"
+            ).observe(elapsed)
+            log.info(
+                "http.request",
+                method=method,
+                route=route,
+                status=status,
+                ms=round(elapsed * 1000, 2),
+            )
 
 
 def _install_command_examples(app: FastAPI, settings: Settings) -> None:

@@ -8,7 +8,9 @@ from gateway.api.routes import commands, events, games, health, history, tables
 
 __all__ = ["api_router", "ops_router"]
 
-api_router = APIRouter(prefix="/v1")
+# Each resource router carries the /v1 prefix itself, so route templates (in metrics and
+# logs) are the full paths.
+api_router = APIRouter()
 api_router.include_router(games.router)
 api_router.include_router(tables.router)
 api_router.include_router(commands.router)

@@ -19,7 +19,7 @@ from proto import common_pb2
 
 __all__ = ["router"]
 
-router = APIRouter(tags=["commands"])
+router = APIRouter(prefix="/v1", tags=["commands"])
 log = structlog.get_logger("gateway")
 
 _ERRORS: dict[int | str, dict[str, Any]] = {

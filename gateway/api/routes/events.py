@@ -17,7 +17,7 @@ from proto import engine_pb2
 
 __all__ = ["router"]
 
-router = APIRouter(tags=["events"])
+router = APIRouter(prefix="/v1", tags=["events"])
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorOut} for code in (403, 404, 422, 503)

@@ -16,7 +16,7 @@ from gateway.schemas.responses import GameOut, GamesOut, OptionOut
 
 __all__ = ["example_command", "router"]
 
-router = APIRouter(tags=["games"])
+router = APIRouter(prefix="/v1", tags=["games"])
 
 
 @cache

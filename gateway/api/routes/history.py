@@ -17,7 +17,7 @@ from proto import engine_pb2
 
 __all__ = ["router"]
 
-router = APIRouter(tags=["history"])
+router = APIRouter(prefix="/v1", tags=["history"])
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorOut} for code in (403, 404, 409, 422, 503)

@@ -29,7 +29,7 @@ from proto import engine_pb2
 
 __all__ = ["router"]
 
-router = APIRouter(tags=["tables"])
+router = APIRouter(prefix="/v1", tags=["tables"])
 log = structlog.get_logger("gateway")
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
