@@ -26,6 +26,8 @@ import engines
 from engines.core.contract import TableConfig
 from engines.core.play import Table
 from proto import common_pb2, engine_pb2, engine_pb2_grpc
+from services.eventstore import EventStore, connect
+from services.projector.projector import Projector
 from services.redis_server import RedisServer, free_port
 
 ROUND_LIMIT = 3
@@ -101,6 +103,7 @@ async def bench(url: str, port: int) -> None:
             except grpc.aio.AioRpcError:
                 await asyncio.sleep(0.1)
         stub = engine_pb2_grpc.EngineStub(channel)
+        await run_tables(stub, 1, 5, "warm-up")
         for tables, limit in ((1, 1000), (100, 1000), (1000, 10)):
             count, seconds, latencies = await run_tables(stub, tables, limit, f"{tables}")
             print(
@@ -109,6 +112,29 @@ async def bench(url: str, port: int) -> None:
                 f"{statistics.median(latencies) * 1e3:.2f} ms, p99 "
                 f"{percentile(latencies, 0.99) * 1e3:.2f} ms"
             )
+    await project_everything(url)
+
+
+async def project_everything(url: str) -> None:
+    """How fast one projector process turns the feeds of all those tables into read models."""
+    client = await connect(url)
+    try:
+        projector = Projector(EventStore(client, shards=64), name="bench", block_ms=10)
+        await projector.ensure_groups()
+        started = time.perf_counter()
+        events = 0
+        while True:
+            handled = await projector.step()
+            events += handled
+            if not handled and (await projector.lag())["entries_behind"] == 0:
+                break
+        seconds = time.perf_counter() - started
+        print(
+            f"projector: {events} feed events into read models in {seconds:.2f} s = "
+            f"{events / seconds:,.0f} events/s"
+        )
+    finally:
+        await client.aclose()
 
 
 def main() -> None:
