@@ -114,10 +114,14 @@ def plant_seed(state: HarvestState, cmd: pb.PlantSeed, seat: int) -> list[pb.Eve
 
 
 def _checked_cells(numbers: Iterable[int]) -> list[int]:
+    """Field cells, each once, in increasing order: one spelling per placement, so
+    ``legal_commands`` can list exactly what is accepted."""
     grid = content().grid
     cells = list(numbers)
-    if len(set(cells)) != len(cells) or any(not 0 <= n < grid.rows * grid.cols for n in cells):
+    if any(not 0 <= n < grid.rows * grid.cols for n in cells):
         raise RuleViolation("field.bad_cells", "Those are not field spaces of your farm.")
+    if cells != sorted(set(cells)):
+        raise RuleViolation("field.cells_order", "List each field space once, in increasing order.")
     return cells
 
 

@@ -41,7 +41,11 @@ def _mutated(command: pb.Command, rnd: random.Random) -> pb.Command:
         return changed
     field = rnd.choice(fields)
     if field.is_repeated:
-        getattr(message, field.name).append(rnd.choice([-1, 0, 5, 35, 36, 1000]))
+        values = getattr(message, field.name)
+        if len(values) > 1 and rnd.random() < 0.5:
+            values.reverse()
+        else:
+            values.append(rnd.choice([-1, 0, 5, 35, 36, 1000]))
     elif field.type == field.TYPE_STRING:
         words = ["", "x", "wheat", "blueberry", "store_3", "mercantile", "seed", "field"]
         setattr(message, field.name, rnd.choice(words))

@@ -62,6 +62,16 @@ def code_of(state: HarvestState, seat: int, cmd: pb.Command) -> str:
         (
             "plant",
             command(plant_seed=pb.PlantSeed(seed="wheat", cells=[0, 0, 1])),
+            "field.cells_order",
+        ),
+        (
+            "plant",
+            command(plant_seed=pb.PlantSeed(seed="wheat", cells=[12, 6, 0])),
+            "field.cells_order",
+        ),
+        (
+            "plant",
+            command(plant_seed=pb.PlantSeed(seed="wheat", cells=[0, 6, 99])),
             "field.bad_cells",
         ),
     ],
