@@ -45,8 +45,13 @@ async def create(store: EventStore, table_id: str, setup: int = 1) -> Head:
 
 
 async def stream_lengths(store: EventStore, table_id: str) -> tuple[int, int]:
-    keys = store.keys(table_id)
-    return int(await store.redis.xlen(keys.events)), int(await store.redis.xlen(keys.feed))
+    """Entries in the table's stream, and in the shard feed for this table.
+
+    The feed is shared with every other table of the shard, so only this table's
+    entries are counted.
+    """
+    events = int(await store.redis.xlen(store.keys(table_id).events))
+    return events, len(await feed_entries_of(store, table_id))
 
 
 async def entries(store: EventStore, key: str) -> list[tuple[bytes, dict[bytes, bytes]]]:
