@@ -136,3 +136,28 @@ def test_an_engine_that_goes_down_makes_requests_503_not_500(redis_url: str) -> 
         assert ready.status_code == 503
         assert ready.json()["checks"]["engine:freunde"] != "ok"
         assert ready.json()["checks"]["redis"] == "ok"
+
+
+def test_reads_stay_current_when_the_projector_is_down(redis_url: str) -> None:
+    """With no projector, a read with min_version waits briefly, then the engine answers:
+    never anything older than asked for."""
+    with Stack(redis_url, extra_env={"BW_READ_WAIT_SECONDS": "0.2"}) as own:
+        projector = own.processes["projector"]
+        projector.terminate()
+        projector.wait(timeout=10)
+
+        async def scenario() -> list[tuple[int, int]]:
+            async with GatewayClient(own.url) as client:
+                table = await BotTable.open(client, "freunde", 2, options={"round_limit": 2})
+                seen = []
+                for _ in range(5):
+                    await table.step()
+                    for token in (None, table.tokens[0]):
+                        view = await client.view(table.table_id, token, min_version=table.version)
+                        seen.append((table.version, view["version"]))
+                        assert view["status"]["version"] == view["version"]
+                return seen
+
+        seen = asyncio.run(scenario())
+    assert len(seen) == 10
+    assert all(got >= wanted for wanted, got in seen), seen
