@@ -17,6 +17,7 @@ import pytest
 from engines.core.canonical import digest, message_bytes
 from engines.core.contract import TableConfig
 from engines.core.errors import RuleViolation
+from engines.core.messages import from_json, to_json
 from engines.core.play import Table, fold, reexecute
 from engines.core.rng import Rng
 from engines.freunde.engine import ENGINE
@@ -87,7 +88,8 @@ def choose(r: random.Random, options: list[pb.Command], eager: bool) -> pb.Comma
 def check_rejections(
     state: FreundeState, seat: int, legal: list[pb.Command], r: random.Random
 ) -> None:
-    """Commands outside legal_commands are refused and change nothing."""
+    """Commands outside legal_commands are refused and change nothing; legal ones survive
+    the HTTP JSON form unchanged (a hex at the pond stays named)."""
     before = digest(state)
     allowed = {message_bytes(c) for c in legal}
     candidates = [random_command(r) for _ in range(3)]
@@ -105,6 +107,8 @@ def check_rejections(
             ENGINE.decide(state, legal[0], other, Rng(b"x", "t", 0))
         assert refused.value.code == "turn.not_your_turn"
     assert digest(state) == before
+    for command in legal:
+        assert from_json(pb.Command, to_json(command)) == command
 
 
 def check_views(state: FreundeState) -> None:
