@@ -171,6 +171,8 @@ class EventStore:
 
         Raises :class:`TableExists` when the id is taken; then nothing is written.
         """
+        if not meta.table_id:
+            raise ValueError("a table needs an id")
         keys = self.keys(meta.table_id)
         sealed = _sealed(events, Head.empty(), command_id=None)
         created = Appended(1, len(sealed), sealed, duplicate=False)
