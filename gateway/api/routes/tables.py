@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import binascii
-import hashlib
 import json
 import secrets
 from typing import Annotated, Any
@@ -117,7 +116,6 @@ async def create_table(body: TableCreate, gateway: GatewayDep) -> TableCreated:
         ),
         timeout=gateway.backends.timeout,
     )
-    commitment = reply.meta.seed_commitment or (hashlib.sha256(seed).digest() if seed else b"")
     log.info(
         "table.created", table_id=table_id, game=body.game, seats=body.seats, version=reply.version
     )
@@ -126,7 +124,7 @@ async def create_table(body: TableCreate, gateway: GatewayDep) -> TableCreated:
         game=body.game,
         seats=body.seats,
         tokens=tokens,
-        seed_commitment=commitment.hex(),
+        seed_commitment=reply.meta.seed_commitment.hex(),
         version=reply.version,
     )
 
