@@ -78,10 +78,11 @@ async def send_command(body: CommandIn, caller: SeatedDep, gateway: GatewayDep) 
             dict(rejection.details),
         )
     accepted = reply.accepted
+    structlog.contextvars.bind_contextvars(version=accepted.version)
     gateway.metrics.commands.labels(
         game=game, outcome="duplicate" if accepted.duplicate else "accepted"
     ).inc()
-    log.info("command.accepted", version=accepted.version, duplicate=accepted.duplicate)
+    log.info("command.accepted", duplicate=accepted.duplicate)
     return CommandResult(
         table_id=caller.table_id,
         version=accepted.version,
