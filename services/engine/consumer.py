@@ -150,6 +150,8 @@ class CommandConsumer:
         self._release = redis.register_script(_RELEASE)
         self._renewed_at = -math.inf
         self._cluster = isinstance(redis, RedisCluster)
+        # A blocking read must end well before the lease needs renewing.
+        self._block_ms = max(1, min(self.settings.block_ms, self.settings.lease_ms // 4))
 
     async def run(self, stop: asyncio.Event) -> None:
         """Consume until ``stop`` is set, then give the leases back."""
@@ -260,7 +262,7 @@ class CommandConsumer:
         else:
             streams = {shard.keys.cmd: ">" for shard in readable}
             reply = await self.redis.xreadgroup(
-                self.group, self.name, streams, count=count, block=self.settings.block_ms
+                self.group, self.name, streams, count=count, block=self._block_ms
             )
             found = list(reply or [])
         return [(by_stream[_as_bytes(stream)], entries) for stream, entries in found]
