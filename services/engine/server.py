@@ -153,6 +153,10 @@ async def _consume_forever(consumer: CommandConsumer, stop: asyncio.Event) -> No
             await consumer.run(stop)
         except asyncio.CancelledError:
             raise
+        except (RedisError, OSError) as trouble:
+            # Redis restarting, failing over or stopped first on Ctrl-C: wait and go on.
+            log.warning("consumer.redis_unavailable", error=str(trouble))
+            await asyncio.sleep(1)
         except Exception:
             log.exception("consumer.crashed")
             await asyncio.sleep(1)
