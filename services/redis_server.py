@@ -215,6 +215,9 @@ class RedisServer:
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
+            # Its own session: a terminal's Ctrl-C reaches the launcher's process group, and
+            # the launcher stops this server itself, after the services that still use it.
+            start_new_session=True,
         )
         deadline = time.monotonic() + _START_TIMEOUT_S
         client = redis.Redis(
