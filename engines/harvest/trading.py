@@ -13,7 +13,9 @@ __all__ = ["trade", "upgrade_seed"]
 
 
 def trade(state: HarvestState, cmd: pb.Trade, seat: int) -> list[pb.Event]:
-    """Trading Post Actions: each trade is paid again; the action then waits its turn."""
+    """Trading Post Actions: "spend any 1 Seed, or 2 Fertilizer, or 3 Water to perform 1
+    of the following Trade Actions". The action is performed at once, in a step of its
+    own, so a second trade is paid only after the first one's action is done."""
     step = acting_step(state, seat)
     kinds = [t.kind for t in step.tasks]
     if "trade" not in kinds:
@@ -39,7 +41,7 @@ def trade(state: HarvestState, cmd: pb.Trade, seat: int) -> list[pb.Event]:
     return [
         resolved(seat, kinds.index("trade")),
         paid,
-        granted(seat, f"trade:{cmd.action}", actions[cmd.action], new_step=False),
+        granted(seat, f"trade:{cmd.action}", actions[cmd.action], new_step=True),
     ]
 
 

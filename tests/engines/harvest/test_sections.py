@@ -261,10 +261,33 @@ def test_trading_post_costs_and_actions() -> None:
     _, state = run(
         state, 0, command(trade=pb.Trade(give="seed", seed="wheat", action="upgrade_seed"))
     )
-    assert [t.kind for t in state.steps[-1].tasks] == ["trade", "seed_upgrade", "coin"]
+    assert [t.kind for t in state.steps[-1].tasks] == ["seed_upgrade", "coin"]
     state = with_player(state, 0, seeds=(1, 0, 0, 0))
     _, state = run(state, 0, command(upgrade_seed=pb.UpgradeSeed(seed="wheat")))
     assert state.players[0].seeds == (0, 1, 0, 0)
+
+
+def test_each_trade_is_performed_before_the_next_is_paid() -> None:
+    """Trading Post: "spend any 1 Seed, or 2 Fertilizer, or 3 Water to perform 1 of the
+    following Trade Actions": the trade's action is performed at once, so the second
+    trade waits until the first one's action is done (or given up)."""
+    state = with_player(started(), 0, seeds=(2, 0, 0, 0), fertilizer=2, coins=0)
+    state = resolving(state, 0, ("trade", 2))
+    events, state = run(
+        state, 0, command(trade=pb.Trade(give="seed", seed="wheat", action="field"))
+    )
+    granted = [e.tasks_granted for e in events if e.HasField("tasks_granted")]
+    assert [(g.source, g.new_step) for g in granted] == [("trade:field", True)]
+    assert [[t.kind for t in s.tasks] for s in state.steps] == [["trade"], ["field"]]
+    second = command(trade=pb.Trade(give="fertilizer", action="clear_land"))
+    assert refused(state, 0, second) == "trade.none"
+    assert all(c.WhichOneof("kind") != "trade" for c in ENGINE.legal_commands(state, 0))
+    _, state = run(state, 0, command(field_action=pb.FieldAction(kind="harvest")))
+    _, state = run(state, 0, command(finish=pb.Finish()))
+    assert [[t.kind for t in s.tasks] for s in state.steps] == [["trade"]]
+    _, state = run(state, 0, second)
+    assert [[t.kind for t in s.tasks] for s in state.steps] == [[], ["clear_land_no_die"]]
+    assert state.players[0].fertilizer == 0 and state.players[0].seeds[0] == 1
 
 
 def test_trading_for_clear_land_does_not_roll_the_die() -> None:
