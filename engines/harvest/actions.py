@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engines.core.errors import RuleViolation
+from engines.harvest import codes
 from engines.harvest.content import Space, content
 from engines.harvest.events import granted, resolved, wrap
 from engines.harvest.rules import acting_step, is_open, pay, space_cost, space_tasks, spaces_in_play
@@ -16,7 +16,7 @@ def space_in_play(state: HarvestState, space_id: str) -> Space:
     for space in spaces_in_play(state):
         if space.id == space_id:
             return space
-    raise RuleViolation("space.unknown", "There is no such action space this round.")
+    raise codes.SPACE_UNKNOWN()
 
 
 def _visit(state: HarvestState, seat: int, space: Space, payment: pb.Payment) -> list[pb.Event]:
@@ -30,10 +30,10 @@ def _visit(state: HarvestState, seat: int, space: Space, payment: pb.Payment) ->
 def place_worker(state: HarvestState, cmd: pb.PlaceWorker, seat: int) -> list[pb.Event]:
     """Action Phase: put a piece on an Open action space, pay its cost, take its actions."""
     if state.phase != "actions" or state.awaiting != "place":
-        raise RuleViolation("place.not_now", "You cannot place a Player Piece now.")
+        raise codes.PLACE_NOT_NOW()
     space = space_in_play(state, cmd.space)
     if not is_open(state, space):
-        raise RuleViolation("space.closed", "That action space is closed this round.")
+        raise codes.SPACE_CLOSED()
     visit = _visit(state, seat, space, cmd.payment)
     return [wrap(worker_placed=pb.WorkerPlaced(seat=seat, space=space.id)), *visit]
 
@@ -49,23 +49,23 @@ def reuse_space(state: HarvestState, cmd: pb.ReuseSpace, seat: int) -> list[pb.E
     elif "repeat_space" in kinds and (space.id, seat) in state.placements:
         index = kinds.index("repeat_space")
     elif "two_space" in kinds or "repeat_space" in kinds:
-        raise RuleViolation("reuse.wrong_space", "You cannot use that action space this way.")
+        raise codes.REUSE_WRONG_SPACE()
     else:
-        raise RuleViolation("reuse.none", "Nothing lets you use an action space again.")
+        raise codes.REUSE_NONE()
     return [resolved(seat, index), *_visit(state, seat, space, cmd.payment)]
 
 
 def move_piece(state: HarvestState, cmd: pb.MovePiece, seat: int) -> list[pb.Event]:
     """Jaime the Rabbit: after all placements, move one piece to an Open space and act."""
     if state.phase != "jaime" or state.awaiting != "move" or state.turn != seat:
-        raise RuleViolation("move.not_now", "You cannot move a Player Piece now.")
+        raise codes.MOVE_NOT_NOW()
     if (cmd.from_space, seat) not in state.placements:
-        raise RuleViolation("move.no_piece", "You have no Player Piece on that space.")
+        raise codes.MOVE_NO_PIECE()
     target = space_in_play(state, cmd.to_space)
     if target.id == cmd.from_space:
-        raise RuleViolation("move.same_space", "Move the piece to another space.")
+        raise codes.MOVE_SAME_SPACE()
     if not is_open(state, target):
-        raise RuleViolation("space.closed", "That action space is closed this round.")
+        raise codes.SPACE_CLOSED()
     moved = wrap(
         piece_moved=pb.PieceMoved(seat=seat, from_space=cmd.from_space, to_space=target.id)
     )

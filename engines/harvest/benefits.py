@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from engines.core.errors import RuleViolation
 from engines.core.rng import Rng
+from engines.harvest import codes
 from engines.harvest.buildings import end_game_points
 from engines.harvest.content import content
 from engines.harvest.events import granted, resolved, resources, wrap
@@ -60,12 +60,12 @@ def take_benefit(state: HarvestState, cmd: pb.TakeBenefit, seat: int, rng: Rng) 
     """Sunrise Phase 2 / Icon Reference: take one waiting benefit, in the order you choose."""
     step = acting_step(state, seat)
     if not 0 <= cmd.task < len(step.tasks):
-        raise RuleViolation("benefit.unknown", "There is no such benefit waiting.")
+        raise codes.BENEFIT_UNKNOWN()
     task = step.tasks[cmd.task]
     if not is_simple(task):
-        raise RuleViolation("benefit.needs_action", "That one is taken with its own action.")
+        raise codes.BENEFIT_NEEDS_ACTION()
     if cmd.option not in options_for(task):
-        raise RuleViolation("benefit.bad_option", "Choose one of the options this benefit offers.")
+        raise codes.BENEFIT_BAD_OPTION()
     done = resolved(seat, cmd.task)
     kind = task.kind
     if kind == "water_or_fertilizer":
@@ -94,9 +94,9 @@ def reroll_die(state: HarvestState, cmd: pb.RerollDie, seat: int, rng: Rng) -> l
     """Farmhouse: re-roll the Forest Die once (one re-roll each round)."""
     step = acting_step(state, seat)
     if not 0 <= cmd.task < len(step.tasks) or not step.tasks[cmd.task].kind.startswith("die:"):
-        raise RuleViolation("reroll.no_roll", "There is no Forest Die result to re-roll.")
+        raise codes.REROLL_NO_ROLL()
     if state.players[seat].rerolls < 1:
-        raise RuleViolation("reroll.none_left", "You have no re-roll left this round.")
+        raise codes.REROLL_NONE_LEFT()
     return [
         resources(seat, "reroll", rerolls=-1),
         resolved(seat, cmd.task),

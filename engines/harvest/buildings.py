@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engines.core.errors import RuleViolation
 from engines.core.polyomino import adjacent
+from engines.harvest import codes
 from engines.harvest.content import TaskSpec, content
 from engines.harvest.events import granted, resolved
 from engines.harvest.rules import acting_step
@@ -30,9 +30,9 @@ def repeat_building(state: HarvestState, cmd: pb.RepeatBuilding, seat: int) -> l
     step = acting_step(state, seat)
     kinds = [t.kind for t in step.tasks]
     if "repeat_built" not in kinds:
-        raise RuleViolation("windmill.none", "Nothing lets you repeat a building now.")
+        raise codes.WINDMILL_NONE()
     if cmd.building not in repeatable(state.players[seat]):
-        raise RuleViolation("windmill.not_built", 'Choose one of your own "when built" buildings.')
+        raise codes.WINDMILL_NOT_BUILT()
     tasks = content().when_built_tasks(cmd.building)
     return [
         resolved(seat, kinds.index("repeat_built")),

@@ -7,6 +7,7 @@ from typing import Any
 
 from engines.core.errors import RuleViolation
 from engines.core.rng import Rng
+from engines.harvest import codes
 from engines.harvest.actions import move_piece, place_worker, reuse_space
 from engines.harvest.benefits import reroll_die, take_benefit
 from engines.harvest.buildings import repeat_building
@@ -15,7 +16,7 @@ from engines.harvest.evolve import evolve
 from engines.harvest.fields import field_action, plant_seed, tend_crop
 from engines.harvest.flow import advance
 from engines.harvest.setup import draft_order, draft_pick, keep_start
-from engines.harvest.stages import STAGES, stage_of
+from engines.harvest.stages import STAGES, Stage, stage_of
 from engines.harvest.state import HarvestState
 from engines.harvest.store import purchase
 from engines.harvest.sunrise import choose_sunrise
@@ -46,11 +47,11 @@ def finish(state: HarvestState, cmd: pb.Finish, seat: int) -> list[pb.Event]:
     step = state.steps[-1] if state.steps else None
     if step is not None:
         if step.owed:
-            raise RuleViolation("tend.owed", f"Place the tended {step.owed} first.")
+            raise codes.TEND_OWED(crop=step.owed)
         return [wrap(step_finished=pb.StepFinished(seat=seat))]
     if state.phase == "jaime" and state.awaiting == "move":
         return [wrap(step_finished=pb.StepFinished(seat=seat))]
-    raise RuleViolation("finish.not_now", "There is nothing to finish: make your choice.")
+    raise codes.FINISH_NOT_NOW()
 
 
 def _no_rng(rule: Callable[[HarvestState, Any, int], list[pb.Event]]) -> Handler:
@@ -80,18 +81,23 @@ HANDLERS: dict[str, Handler] = {
 }
 
 
+def _refused(state: HarvestState, stage: Stage) -> RuleViolation:
+    """The stage's refusal; a crop owed by a Tend is named in the message."""
+    return stage.refusal(crop=state.steps[-1].owed if state.steps else "")
+
+
 def apply_rule(state: HarvestState, command: pb.Command, seat: int, rng: Rng) -> list[pb.Event]:
     """The command's own events (without what follows automatically), or RuleViolation."""
     stage = STAGES[stage_of(state)]
     if state.phase == "finished":
-        raise RuleViolation(stage.code, stage.message)
+        raise _refused(state, stage)
     if seat not in to_act(state):
-        raise RuleViolation("turn.not_yours", "It is not your turn to act.")
+        raise codes.TURN_NOT_YOURS()
     kind = command.WhichOneof("kind")
     if kind is None:
-        raise RuleViolation("command.empty", "The command is empty.")
+        raise codes.COMMAND_EMPTY()
     if kind not in stage.commands:
-        raise RuleViolation(stage.code, stage.message)
+        raise _refused(state, stage)
     return HANDLERS[kind](state, getattr(command, kind), seat, rng)
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engines.core.errors import RuleViolation
 from engines.core.polyomino import Shape, adjacent, normalize, orientations, placements
+from engines.harvest import codes
 from engines.harvest.characters import extra_field_action, plant_discount
 from engines.harvest.content import content
 from engines.harvest.events import cell_numbers, cells_of, granted, resolved, resources, wrap
@@ -63,9 +63,9 @@ def field_action(state: HarvestState, cmd: pb.FieldAction, seat: int) -> list[pb
     step = acting_step(state, seat)
     kinds = [t.kind for t in step.tasks]
     if "field" not in kinds:
-        raise RuleViolation("field.none", "You have no Field Action left.")
+        raise codes.FIELD_NONE()
     if cmd.kind not in FIELD_KINDS:
-        raise RuleViolation("field.unknown", "A Field Action is plant, tend or harvest.")
+        raise codes.FIELD_UNKNOWN()
     events = [resolved(seat, kinds.index("field"))]
     player = state.players[seat]
     if extra_field_action(player) and state.phase in ("actions", "jaime") and not player.mick_used:
@@ -90,20 +90,20 @@ def plant_seed(state: HarvestState, cmd: pb.PlantSeed, seat: int) -> list[pb.Eve
         events = [resolved(seat, kinds.index("plant_free"))]
         free = True
     else:
-        raise RuleViolation("plant.not_now", "You are not planting now.")
+        raise codes.PLANT_NOT_NOW()
     if cmd.seed not in content().seeds:
-        raise RuleViolation("plant.unknown_seed", "That is not a Seed.")
+        raise codes.PLANT_UNKNOWN_SEED()
     player = state.players[seat]
     if seed_count(player, cmd.seed) < 1:
-        raise RuleViolation("plant.no_seed", "You have no such Seed in your supply.")
+        raise codes.PLANT_NO_SEED()
     cells = cells_of(_checked_cells(cmd.cells))
     if normalize(cells) not in orientations(content().crop(cmd.seed).shape):
-        raise RuleViolation("plant.bad_shape", "The Seed's tile does not have that shape.")
+        raise codes.PLANT_BAD_SHAPE()
     if not cells <= empty_cells(player):
-        raise RuleViolation("plant.not_empty", "Seeds go on empty field spaces.")
+        raise codes.PLANT_NOT_EMPTY()
     cost = 0 if free else plant_cost(player, cmd.seed)
     if player.fertilizer < cost:
-        raise RuleViolation("plant.no_fertilizer", "You do not have enough Fertilizer.")
+        raise codes.PLANT_NO_FERTILIZER()
     return [
         *events,
         resources(seat, "plant", fertilizer=-cost, **{cmd.seed: -1}),
@@ -119,9 +119,9 @@ def _checked_cells(numbers: Iterable[int]) -> list[int]:
     grid = content().grid
     cells = list(numbers)
     if any(not 0 <= n < grid.rows * grid.cols for n in cells):
-        raise RuleViolation("field.bad_cells", "Those are not field spaces of your farm.")
+        raise codes.FIELD_BAD_CELLS()
     if cells != sorted(set(cells)):
-        raise RuleViolation("field.cells_order", "List each field space once, in increasing order.")
+        raise codes.FIELD_CELLS_ORDER()
     return cells
 
 
@@ -141,27 +141,21 @@ def tend_crop(state: HarvestState, cmd: pb.TendCrop, seat: int) -> list[pb.Event
         events = [resolved(seat, kinds.index("tend_free"))]
         free = True
     else:
-        raise RuleViolation("tend.not_now", "You are not tending now.")
+        raise codes.TEND_NOT_NOW()
     if cmd.crop not in content().seeds:
-        raise RuleViolation("tend.unknown_crop", "That is not a Crop.")
+        raise codes.TEND_UNKNOWN_CROP()
     crop = content().crop(cmd.crop)
     cost = 0 if free else crop.water
     if player.water < cost:
-        raise RuleViolation("tend.no_water", "You do not have enough Water.")
+        raise codes.TEND_NO_WATER()
     if supply_left(state, "berry" if cmd.crop == "blueberry" else cmd.crop) < 1:
-        raise RuleViolation("supply.empty", "The Supply has no more of that Crop.")
+        raise codes.SUPPLY_EMPTY(piece=cmd.crop)
     if cells not in tending_spots(player, cmd.crop):
-        raise RuleViolation("tend.bad_spot", _spot_message(cmd.crop))
+        raise codes.TEND_BAD_SPOT()
     owed = cmd.crop if crop.spread > 1 else ""
     paid = [resources(seat, "tend", water=-cost)] if cost else []
     placed = pb.CropPlaced(seat=seat, crop=cmd.crop, cells=cell_numbers(cells), owed=owed)
     return [*events, *paid, wrap(crop_placed=placed)]
-
-
-def _spot_message(crop: str) -> str:
-    if crop == "blueberry":
-        return "A Blueberry goes on one of your Bushes that has none."
-    return "A tended Crop goes on empty spaces beside a Crop of its type."
 
 
 def _place_owed(
@@ -169,15 +163,15 @@ def _place_owed(
 ) -> list[pb.Event]:
     """Tend › Reminder: a crop with no legal field space goes back to the Supply."""
     if crop != owed:
-        raise RuleViolation("tend.owed", f"Place the tended {owed} first.")
+        raise codes.TEND_OWED(crop=owed)
     player = state.players[seat]
     spots = tending_spots(player, owed) if supply_left(state, owed) > 0 else ()
     if not cells:
         if spots:
-            raise RuleViolation("tend.owed_has_space", f"The tended {owed} has a space to go.")
+            raise codes.TEND_OWED_HAS_SPACE(crop=owed)
         return [wrap(crop_returned=pb.CropReturned(seat=seat, crop=owed))]
     if cells not in spots:
-        raise RuleViolation("tend.bad_spot", _spot_message(owed))
+        raise codes.TEND_BAD_SPOT()
     return [wrap(crop_placed=pb.CropPlaced(seat=seat, crop=owed, cells=cell_numbers(cells)))]
 
 

@@ -5,8 +5,8 @@ Each function names the rulebook section it follows.
 
 from __future__ import annotations
 
-from engines.core.errors import RuleViolation
 from engines.core.polyomino import Cell
+from engines.harvest import codes
 from engines.harvest.characters import pays_with_goods
 from engines.harvest.content import Space, TaskSpec, content
 from engines.harvest.events import resources
@@ -96,7 +96,7 @@ def acting_step(state: HarvestState, seat: int) -> Step:
     """The step the seat is resolving; refuses when nothing is waiting."""
     step = top_step(state)
     if step is None or step.seat != seat:
-        raise RuleViolation("step.none", "You have nothing to resolve right now.")
+        raise codes.STEP_NONE()
     return step
 
 
@@ -145,17 +145,17 @@ def pay(
     """Pay a Coin cost as given; refuses a wrong sum or a payment the player cannot make."""
     player = state.players[seat]
     if payment.coins < 0 or payment.water < 0 or payment.fertilizer < 0:
-        raise RuleViolation("payment.invalid", "A payment cannot be negative.")
+        raise codes.PAYMENT_INVALID()
     if (payment.water or payment.fertilizer) and not pays_with_goods(player):
-        raise RuleViolation("payment.coins_only", "Only River the Fox may pay Coins with goods.")
+        raise codes.PAYMENT_COINS_ONLY()
     if payment.coins + payment.water + payment.fertilizer != max(cost, 0):
-        raise RuleViolation("payment.wrong_amount", f"This costs {max(cost, 0)} Coins.")
+        raise codes.PAYMENT_WRONG_AMOUNT(cost=max(cost, 0))
     if (
         payment.coins > player.coins
         or payment.water > player.water
         or payment.fertilizer > player.fertilizer
     ):
-        raise RuleViolation("payment.cannot_afford", "You do not have enough to pay that.")
+        raise codes.PAYMENT_CANNOT_AFFORD()
     if cost <= 0:
         return []
     return [

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engines.core.errors import RuleViolation
 from engines.core.rng import Rng
+from engines.harvest import codes
 from engines.harvest.characters import start_bucket
 from engines.harvest.content import content
 from engines.harvest.events import cell_numbers, resources, wrap
@@ -27,7 +27,7 @@ def set_up(seats: int, options: Mapping[str, Any], rng: Rng) -> list[pb.Event]:
     """Game Setup 1-8 and Player Setup 1-8 (the draft variant or first-game combos)."""
     c = content()
     if not 1 <= seats <= 4:
-        raise RuleViolation("setup.seats", "Harvest is for 1 to 4 players.")
+        raise codes.SETUP_SEATS()
     draft = bool(options.get("draft", False))
     first_game = bool(options.get("first_game", False)) and not draft
     characters = rng.shuffle(c.characters)
@@ -102,12 +102,12 @@ def reveal_starts(state: HarvestState) -> list[pb.Event]:
 def keep_start(state: HarvestState, cmd: pb.KeepStart, seat: int) -> list[pb.Event]:
     """Player Setup 2: keep 1 of your 2 Characters and 1 of your 2 Farmhouses."""
     if state.phase != "choose_start" or seat in state.done:
-        raise RuleViolation("start.not_now", "You have no Character and Farmhouse to choose.")
+        raise codes.START_NOT_NOW()
     player = state.players[seat]
     if cmd.character not in player.dealt_characters:
-        raise RuleViolation("start.not_dealt", "Keep one of the two Characters you were dealt.")
+        raise codes.START_NOT_DEALT(kind="Characters")
     if cmd.farmhouse not in player.dealt_farmhouses:
-        raise RuleViolation("start.not_dealt", "Keep one of the two Farmhouses you were dealt.")
+        raise codes.START_NOT_DEALT(kind="Farmhouses")
     kept = pb.StartKept(seat=seat, character=cmd.character, farmhouse=cmd.farmhouse)
     return [wrap(start_kept=kept)]
 
@@ -121,21 +121,21 @@ def draft_order(state: HarvestState) -> tuple[int, ...]:
 def draft_pick(state: HarvestState, cmd: pb.DraftPick, seat: int) -> list[pb.Event]:
     """Draft Variant: take a revealed Character or Farmhouse; end with one of each."""
     if state.phase != "draft":
-        raise RuleViolation("draft.not_now", "There is no draft now.")
+        raise codes.DRAFT_NOT_NOW()
     player = state.players[seat]
     taken_c = {p.character for p in state.players}
     taken_f = {p.farmhouse for p in state.players}
     if bool(cmd.character) == bool(cmd.farmhouse):
-        raise RuleViolation("draft.one", "Pick one Character or one Farmhouse.")
+        raise codes.DRAFT_ONE()
     if cmd.character:
         if player.character:
-            raise RuleViolation("draft.have_character", "You already have a Character.")
+            raise codes.DRAFT_HAVE_CHARACTER()
         if cmd.character not in state.draft_characters or cmd.character in taken_c:
-            raise RuleViolation("draft.unavailable", "That Character is not available.")
+            raise codes.DRAFT_UNAVAILABLE(kind="Character")
         picked = pb.DraftPicked(seat=seat, character=cmd.character)
         return [wrap(draft_picked=picked), *start_bucket_events(seat, cmd.character)]
     if player.farmhouse:
-        raise RuleViolation("draft.have_farmhouse", "You already have a Farmhouse.")
+        raise codes.DRAFT_HAVE_FARMHOUSE()
     if cmd.farmhouse not in state.draft_farmhouses or cmd.farmhouse in taken_f:
-        raise RuleViolation("draft.unavailable", "That Farmhouse is not available.")
+        raise codes.DRAFT_UNAVAILABLE(kind="Farmhouse")
     return [wrap(draft_picked=pb.DraftPicked(seat=seat, farmhouse=cmd.farmhouse))]

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engines.harvest import codes
+from engines.harvest.codes import Refusal
 from engines.harvest.state import HarvestState
 
 __all__ = ["STAGES", "Stage", "stage_of"]
@@ -19,8 +21,7 @@ class Stage:
     """What may happen now: the command kinds accepted, and how others are refused."""
 
     commands: frozenset[str]
-    code: str
-    message: str
+    refusal: Refusal
 
 
 _STEP = frozenset(
@@ -43,27 +44,17 @@ _STEP = frozenset(
 )
 
 STAGES: dict[str, Stage] = {
-    "choose_start": Stage(
-        frozenset({"keep_start"}), "start.choose_first", "Keep a Character and a Farmhouse first."
-    ),
-    "draft": Stage(frozenset({"draft_pick"}), "draft.pick_first", "Pick from the draft first."),
-    "choose_sunrise": Stage(
-        frozenset({"choose_sunrise"}), "sunrise.choose_first", "Choose a Sunrise tile first."
-    ),
-    "place": Stage(frozenset({"place_worker"}), "place.first", "Place a Player Piece first."),
-    "move": Stage(
-        frozenset({"move_piece", "finish"}), "move.first", "Move a Player Piece, or pass."
-    ),
-    "plant": Stage(
-        frozenset({"plant_seed", "finish"}), "plant.in_progress", "Finish your plant action first."
-    ),
-    "tend": Stage(
-        frozenset({"tend_crop", "finish"}), "tend.in_progress", "Finish your tend action first."
-    ),
-    "owed": Stage(frozenset({"tend_crop"}), "tend.owed", "Place the tended crop first."),
-    "step": Stage(_STEP, "step.not_now", "That is not one of the actions waiting."),
-    "waiting": Stage(frozenset(), "turn.not_yours", "Nobody may act right now."),
-    "finished": Stage(frozenset(), "game.over", "The game is over."),
+    "choose_start": Stage(frozenset({"keep_start"}), codes.START_CHOOSE_FIRST),
+    "draft": Stage(frozenset({"draft_pick"}), codes.DRAFT_PICK_FIRST),
+    "choose_sunrise": Stage(frozenset({"choose_sunrise"}), codes.SUNRISE_CHOOSE_FIRST),
+    "place": Stage(frozenset({"place_worker"}), codes.PLACE_FIRST),
+    "move": Stage(frozenset({"move_piece", "finish"}), codes.MOVE_FIRST),
+    "plant": Stage(frozenset({"plant_seed", "finish"}), codes.PLANT_IN_PROGRESS),
+    "tend": Stage(frozenset({"tend_crop", "finish"}), codes.TEND_IN_PROGRESS),
+    "owed": Stage(frozenset({"tend_crop"}), codes.TEND_OWED),
+    "step": Stage(_STEP, codes.STEP_NOT_NOW),
+    "waiting": Stage(frozenset(), codes.TURN_NOT_YOURS),
+    "finished": Stage(frozenset(), codes.GAME_OVER),
 }
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engines.core.errors import RuleViolation
+from engines.harvest import codes
 from engines.harvest.content import content
 from engines.harvest.events import resolved
 from engines.harvest.evolve import evolve
@@ -27,16 +27,16 @@ def purchase(state: HarvestState, cmd: pb.Purchase, seat: int) -> list[pb.Event]
     step = acting_step(state, seat)
     kinds = [t.kind for t in step.tasks]
     if "purchase" not in kinds:
-        raise RuleViolation("purchase.none", "You have no General Store purchase left.")
+        raise codes.PURCHASE_NONE()
     if cmd.item not in ITEMS:
-        raise RuleViolation("purchase.unknown", "The General Store does not sell that.")
+        raise codes.PURCHASE_UNKNOWN()
     player = state.players[seat]
     if cmd.item == "fertilizer" and player.fertilizer >= content().max_fertilizer:
-        raise RuleViolation("purchase.fertilizer_full", "Your Fertilizer track is full.")
+        raise codes.PURCHASE_FERTILIZER_FULL()
     if cmd.item == "fill_bucket" and player.water >= player.bucket - 1:
-        raise RuleViolation("purchase.bucket_full", "Your Bucket is already full.")
+        raise codes.PURCHASE_BUCKET_FULL()
     if cmd.item in content().seeds and supply_left(state, cmd.item) < 1:
-        raise RuleViolation("supply.empty", "The Supply has no more of that Seed.")
+        raise codes.SUPPLY_EMPTY(piece=cmd.item)
     paid = pay(state, seat, item_price(cmd.item), cmd.payment, "general_store")
     kind = cmd.item if cmd.item in ("fertilizer", "fill_bucket") else f"seed:{cmd.item}"
     # River may pay for the fill with Water, so the fill is measured after paying.

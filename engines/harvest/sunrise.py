@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from engines.core.errors import RuleViolation
 from engines.core.rng import Rng
+from engines.harvest import codes
 from engines.harvest.characters import sunrise_coin_delta, sunrise_tasks
 from engines.harvest.content import TaskSpec, content
 from engines.harvest.events import granted, wrap
@@ -33,9 +33,9 @@ def sunrise_benefits(state: HarvestState, seat: int, tile: int) -> list[TaskSpec
 def choose_sunrise(state: HarvestState, cmd: pb.ChooseSunrise, seat: int) -> list[pb.Event]:
     """Sunrise Phase 2: take a tile from the display, leaving your old one in its place."""
     if state.phase != "sunrise" or state.awaiting != "choose":
-        raise RuleViolation("sunrise.not_now", "You cannot choose a Sunrise tile now.")
+        raise codes.SUNRISE_NOT_NOW()
     if cmd.tile not in state.display:
-        raise RuleViolation("sunrise.not_in_display", "That Sunrise tile is not in the display.")
+        raise codes.SUNRISE_NOT_IN_DISPLAY()
     return [
         wrap(sunrise_taken=pb.SunriseTaken(seat=seat, tile=cmd.tile)),
         granted(seat, "sunrise", sunrise_benefits(state, seat, cmd.tile), new_step=True),

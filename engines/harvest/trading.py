@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engines.core.errors import RuleViolation
+from engines.harvest import codes
 from engines.harvest.content import content
 from engines.harvest.events import granted, resolved, resources
 from engines.harvest.rules import SEED_FIELDS, acting_step, seed_count, supply_left
@@ -19,25 +19,23 @@ def trade(state: HarvestState, cmd: pb.Trade, seat: int) -> list[pb.Event]:
     step = acting_step(state, seat)
     kinds = [t.kind for t in step.tasks]
     if "trade" not in kinds:
-        raise RuleViolation("trade.none", "You have no Trade Action left.")
+        raise codes.TRADE_NONE()
     actions = dict(content().trade_actions)
     costs = dict(content().trade_costs)
     if cmd.action not in actions:
-        raise RuleViolation(
-            "trade.unknown_action", "Trade for a Field Action, Clear Land or a Seed upgrade."
-        )
+        raise codes.TRADE_UNKNOWN_ACTION()
     player = state.players[seat]
     if cmd.give == "seed":
         if cmd.seed not in SEED_FIELDS or seed_count(player, cmd.seed) < 1:
-            raise RuleViolation("trade.no_seed", "You have no such Seed to trade.")
+            raise codes.TRADE_NO_SEED()
         paid = resources(seat, "trade", **{cmd.seed: -1})
     elif cmd.give in costs and not cmd.seed:
         amount = costs[cmd.give]
         if getattr(player, cmd.give) < amount:
-            raise RuleViolation("trade.cannot_afford", f"A trade costs {amount} {cmd.give}.")
+            raise codes.TRADE_CANNOT_AFFORD(amount=amount, give=cmd.give)
         paid = resources(seat, "trade", **{cmd.give: -amount})
     else:
-        raise RuleViolation("trade.unknown_payment", "Pay with a Seed, 2 Fertilizer or 3 Water.")
+        raise codes.TRADE_UNKNOWN_PAYMENT()
     return [
         resolved(seat, kinds.index("trade")),
         paid,
@@ -50,14 +48,14 @@ def upgrade_seed(state: HarvestState, cmd: pb.UpgradeSeed, seat: int) -> list[pb
     step = acting_step(state, seat)
     kinds = [t.kind for t in step.tasks]
     if "seed_upgrade" not in kinds:
-        raise RuleViolation("upgrade_seed.none", "You have no Seed upgrade waiting.")
+        raise codes.UPGRADE_SEED_NONE()
     if cmd.seed not in SEED_FIELDS[:-1]:
-        raise RuleViolation("upgrade_seed.top", "Only Wheat, Strawberry and Blueberry upgrade.")
+        raise codes.UPGRADE_SEED_TOP()
     if seed_count(state.players[seat], cmd.seed) < 1:
-        raise RuleViolation("upgrade_seed.no_seed", "You have no such Seed.")
+        raise codes.UPGRADE_SEED_NO_SEED()
     better = SEED_FIELDS[SEED_FIELDS.index(cmd.seed) + 1]
     if supply_left(state, better) < 1:
-        raise RuleViolation("supply.empty", "The Supply has no more of that Seed.")
+        raise codes.SUPPLY_EMPTY(piece=better)
     return [
         resolved(seat, kinds.index("seed_upgrade")),
         resources(seat, "upgrade_seed", **{cmd.seed: -1, better: 1}),

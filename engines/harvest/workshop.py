@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from engines.core.errors import RuleViolation
 from engines.core.polyomino import Cell
 from engines.core.rng import Rng
+from engines.harvest import codes
 from engines.harvest.benefits import roll_die
 from engines.harvest.characters import builds_free
 from engines.harvest.content import content
@@ -56,10 +56,10 @@ def upgrade_bucket(state: HarvestState, cmd: pb.UpgradeBucket, seat: int) -> lis
     step = acting_step(state, seat)
     index, kind = _task(step, ("rose", "workshop"), "upgrade")
     if index < 0:
-        raise RuleViolation("upgrade.none", "Nothing lets you upgrade your Bucket now.")
+        raise codes.UPGRADE_NONE()
     player = state.players[seat]
     if player.bucket >= content().max_bucket:
-        raise RuleViolation("upgrade.bucket_max", "Your Bucket is fully upgraded.")
+        raise codes.UPGRADE_BUCKET_MAX()
     price = content().price("upgrade_bucket") if kind == "workshop" else 0
     return [
         resolved(seat, index, "upgrade" if kind == "workshop" else ""),
@@ -75,12 +75,12 @@ def clear_land(state: HarvestState, cmd: pb.ClearLand, seat: int, rng: Rng) -> l
     order = ("clear_land_no_die", "rose", "clear_land", "workshop")
     index, kind = _task(step, order, "clear")
     if index < 0:
-        raise RuleViolation("clear.none", "Nothing lets you clear land now.")
+        raise codes.CLEAR_NONE()
     player = state.players[seat]
     grid = content().grid
     forest = grid.cell(cmd.forest) if 0 <= cmd.forest < grid.rows * grid.cols else (-1, -1)
     if forest not in player.forests:
-        raise RuleViolation("clear.no_forest", "There is no Forest tile there.")
+        raise codes.CLEAR_NO_FOREST()
     price = content().price("clear_land") if kind == "workshop" else 0
     events = [
         resolved(seat, index, "clear" if kind == "workshop" else ""),
@@ -125,14 +125,14 @@ def build(state: HarvestState, cmd: pb.Build, seat: int) -> list[pb.Event]:
     step = acting_step(state, seat)
     index, kind = _task(step, ("build", "rose", "workshop"), "build")
     if index < 0:
-        raise RuleViolation("build.none", "Nothing lets you build now.")
+        raise codes.BUILD_NONE()
     if not 0 <= cmd.slot < len(state.workshop) or not state.workshop[cmd.slot]:
-        raise RuleViolation("build.no_building", "There is no building in that Workshop space.")
+        raise codes.BUILD_NO_BUILDING()
     player = state.players[seat]
     grid = content().grid
     site = grid.cell(cmd.cell) if 0 <= cmd.cell < grid.rows * grid.cols else (-1, -1)
     if site not in build_sites(player):
-        raise RuleViolation("build.no_site", "Buildings need a cleared 2x2 block of field.")
+        raise codes.BUILD_NO_SITE()
     building = state.workshop[cmd.slot]
     cells = {(site[0] + r, site[1] + c) for r in range(2) for c in range(2)}
     events = [

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 from engines.core.canonical import digest
 from engines.core.errors import RuleViolation
 from engines.core.rng import Rng
+from engines.harvest import codes
 from engines.harvest.engine import ENGINE
 from engines.harvest.state import HarvestState
 from proto import harvest_pb2 as pb
@@ -104,3 +107,37 @@ def test_a_seat_out_of_turn_is_refused_even_with_a_legal_command() -> None:
     legal = ENGINE.legal_commands(state, seat)
     assert legal and ENGINE.legal_commands(state, other) == []
     assert code_of(state, other, legal[0]) == "turn.not_yours"
+
+
+def test_every_refusal_has_one_stable_code_and_a_player_message() -> None:
+    """Refusal codes are named once (``codes.py``): unique, dotted, each with a message."""
+    seen = [r.code for r in codes.ALL]
+    assert len(seen) == len(set(seen))
+    for refusal in codes.ALL:
+        assert re.fullmatch(r"[a-z_]+\.[a-z_]+", refusal.code), refusal.code
+        assert refusal.message.strip().endswith(".")
+
+
+def test_rules_refuse_only_through_the_named_codes() -> None:
+    """No rule module builds a RuleViolation with an inline code."""
+    package = Path(codes.__file__).parent
+    inline = [
+        path.name
+        for path in package.glob("*.py")
+        if path.name != "codes.py" and "RuleViolation(" in path.read_text()
+    ]
+    assert inline == []
+
+
+def test_a_refusal_message_names_what_the_command_asked_for() -> None:
+    """A message with a placeholder is filled from the refused command."""
+    state = with_player(started(), 0, fertilizer=1)
+    state = resolving(state, 0, ("trade", 1))
+    with pytest.raises(RuleViolation) as error:
+        ENGINE.decide(
+            state, command(trade=pb.Trade(give="fertilizer", action="field")), 0, Rng(b"r", "t", 0)
+        )
+    assert (error.value.code, error.value.message) == (
+        "trade.cannot_afford",
+        "A trade costs 2 fertilizer.",
+    )
