@@ -36,10 +36,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = await ReadStore.open(settings.redis_url, settings.bw_shards)
+        store = await ReadStore.open(settings.redis_url, settings.shards)
         backends = GameBackends(settings.engine_addrs, settings.engine_timeout_seconds)
         app.state.gateway = Gateway(settings, store, backends, metrics)
-        log.info("gateway.started", games=backends.names(), shards=settings.bw_shards)
+        log.info("gateway.started", games=backends.names(), shards=settings.shards)
         try:
             yield
         finally:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-__all__ = ["Settings", "format_engine_addrs", "parse_engine_addrs"]
+__all__ = ["DeploymentSettings", "Settings", "format_engine_addrs", "parse_engine_addrs"]
 
 
 def parse_engine_addrs(text: str) -> dict[str, str]:
@@ -33,8 +33,10 @@ def format_engine_addrs(addrs: dict[str, str]) -> str:
     return ",".join(f"{game}={addr}" for game, addr in addrs.items())
 
 
-class Settings(BaseSettings):
-    """Everything the engine service, the projector and the launcher read from the environment."""
+class DeploymentSettings(BaseSettings):
+    """What every process of one deployment must agree on: where Redis is, how many
+    shards, which engine service serves which game. The gateway and the services both
+    extend this, so the three variables are parsed and validated in one place."""
 
     model_config = SettingsConfigDict(
         env_prefix="", case_sensitive=False, extra="ignore", populate_by_name=True
@@ -43,11 +45,26 @@ class Settings(BaseSettings):
     redis_url: str | None = Field(default=None, validation_alias="REDIS_URL")
     shards: int = Field(default=64, ge=1, validation_alias="BW_SHARDS")
     engine_addrs_text: str = Field(default="", validation_alias="BW_ENGINE_ADDRS")
+    log_level: str = Field(default="info", validation_alias="BW_LOG_LEVEL")
+
+    @field_validator("engine_addrs_text")
+    @classmethod
+    def _addrs_parse(cls, value: str) -> str:
+        parse_engine_addrs(value)
+        return value
+
+    @property
+    def engine_addrs(self) -> dict[str, str]:
+        return parse_engine_addrs(self.engine_addrs_text)
+
+
+class Settings(DeploymentSettings):
+    """Everything the engine service, the projector and the launcher read from the environment."""
+
     engine_host: str = Field(default="127.0.0.1", validation_alias="BW_ENGINE_HOST")
     engine_base_port: int = Field(default=50051, ge=1, le=65535, validation_alias="BW_ENGINE_PORT")
     gateway_host: str = Field(default="127.0.0.1", validation_alias="BW_GATEWAY_HOST")
     gateway_port: int = Field(default=8000, ge=1, le=65535, validation_alias="BW_GATEWAY_PORT")
-    log_level: str = Field(default="info", validation_alias="BW_LOG_LEVEL")
     # A snapshot every this many events; a cache only.
     snapshot_every: int = Field(default=64, ge=1, validation_alias="BW_SNAPSHOT_EVERY")
     # Reload-and-retry rounds when another replica appended first.
@@ -60,13 +77,3 @@ class Settings(BaseSettings):
     health_every_s: float = Field(default=2.0, gt=0, validation_alias="BW_HEALTH_EVERY_S")
     # Pause before a failed command is tried again.
     retry_delay_ms: int = Field(default=500, ge=0, validation_alias="BW_RETRY_DELAY_MS")
-
-    @field_validator("engine_addrs_text")
-    @classmethod
-    def _addrs_parse(cls, value: str) -> str:
-        parse_engine_addrs(value)
-        return value
-
-    @property
-    def engine_addrs(self) -> dict[str, str]:
-        return parse_engine_addrs(self.engine_addrs_text)
