@@ -285,8 +285,11 @@ class BotTable:
         bots: str = "random",
         bot_seed: int = 0,
         options: dict[str, Any] | None = None,
+        seed: bytes | None = None,
     ) -> BotTable:
-        seed = secrets.token_bytes(32)
+        """Open a table with ``seed`` (drawn here when absent: the driver needs it for
+        its mirror) and seat bots at it."""
+        seed = seed if seed is not None else secrets.token_bytes(32)
         created = await client.create_table(game, seats, options=options, seed=seed)
         return cls(client, created, seed, bots, bot_seed, options)
 
@@ -351,9 +354,10 @@ async def play_table(
     options: dict[str, Any] | None = None,
     max_commands: int = 20_000,
     clock: Callable[[], float] | None = None,
+    seed: bytes | None = None,
 ) -> PlayedTable:
     """Open a table and let bots play it to the end over HTTP (see :class:`BotTable`)."""
-    table = await BotTable.open(client, game, seats, bots, bot_seed, options)
+    table = await BotTable.open(client, game, seats, bots, bot_seed, options, seed)
     while await table.step(clock):
         if on_progress is not None:
             on_progress(table, table.status)

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable
 from typing import Any
 
 from google.protobuf.message import Message
 
 from engines.core.contract import Engine
+from engines.core.messages import to_json
 from engines.core.play import fold
-from gateway.client import GatewayClient
+from gateway.client import ApiFailure, GatewayClient
 
 
 def plain(data: Any) -> Any:
@@ -24,6 +26,14 @@ def view_after(
     return plain(engine.view(fold(engine, events[:at]), seat))
 
 
+def redacted_events(
+    engine: Engine[Any, Any, Any], events: list[Message], seat: int | None
+) -> list[Any]:
+    """The event bodies the rules let ``seat`` (or a spectator) see; ``None`` where hidden."""
+    shown = [engine.redact(event, seat) for event in events]
+    return [None if event is None else plain(to_json(event)) for event in shown]
+
+
 async def all_events(
     client: GatewayClient, table_id: str, token: str | None, after: int = 0
 ) -> list[dict[str, Any]]:
@@ -35,3 +45,24 @@ async def all_events(
         if not page["events"] or found[-1]["version"] >= page["head"]:
             return found
         after = found[-1]["version"]
+
+
+async def status_of(call: Awaitable[Any]) -> tuple[int, str]:
+    """``(status, error code)`` of a client call; ``(200, "")`` when it succeeds."""
+    try:
+        await call
+    except ApiFailure as failure:
+        return failure.status, failure.code
+    return 200, ""
+
+
+async def stream_until(
+    client: GatewayClient, table_id: str, token: str | None, head: int
+) -> list[dict[str, Any]]:
+    """The table's SSE events as the token's seat (or a spectator) sees them, up to ``head``."""
+    got: list[dict[str, Any]] = []
+    async for message in client.stream(table_id, token):
+        got.append(json.loads(message.data))
+        if got[-1]["version"] >= head:
+            return got
+    return got

@@ -10,15 +10,14 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from typing import Any
 
 import httpx
 import pytest
 
 import engines
 from engines.core.messages import to_json
-from gateway.client import ApiFailure, BotTable, GatewayClient
-from tests.e2e.helpers import all_events, plain
+from gateway.client import BotTable, GatewayClient
+from tests.e2e.helpers import all_events, plain, redacted_events, status_of, stream_until
 from tests.e2e.stack import Stack
 
 pytestmark = [pytest.mark.e2e]
@@ -30,14 +29,6 @@ def _bearer(token: str | None) -> dict[str, str]:
     return {} if token is None else {"Authorization": f"Bearer {token}"}
 
 
-async def _status_of(coro: Any) -> tuple[int, str]:
-    try:
-        await coro
-    except ApiFailure as failure:
-        return failure.status, failure.code
-    return 200, ""
-
-
 async def _advance_until_seat_acts(table: BotTable, seat: int, at_least: int) -> None:
     """Play until ``at_least`` commands were sent and ``seat`` is the one to act."""
     while True:
@@ -46,22 +37,6 @@ async def _advance_until_seat_acts(table: BotTable, seat: int, at_least: int) ->
         if table.commands >= at_least and status["to_act"] == [seat]:
             return
         await table.step()
-
-
-def _expected_events(table: BotTable, seat: int | None, after: int = 0) -> list[Any]:
-    shown = [ENGINE.redact(event, seat) for event in table.mirror.events[after:]]
-    return [None if event is None else plain(to_json(event)) for event in shown]
-
-
-async def _stream_until(
-    client: GatewayClient, table_id: str, token: str | None, head: int
-) -> list[dict[str, Any]]:
-    got: list[dict[str, Any]] = []
-    async for message in client.stream(table_id, token):
-        got.append(json.loads(message.data))
-        if got[-1]["version"] >= head:
-            return got
-    return got
 
 
 def test_no_endpoint_lets_a_seat_act_for_or_see_into_another(stack: Stack) -> None:
@@ -84,9 +59,9 @@ def test_no_endpoint_lets_a_seat_act_for_or_see_into_another(stack: Stack) -> No
 
             # Acting for another seat, without a token, with a wrong token: refused, no write.
             outcomes = [
-                await _status_of(client.command(tid, table.tokens[0], "spoof-1", command, head)),
-                await _status_of(client.command(tid, "not-a-token", "spoof-2", command, head)),
-                await _status_of(client.command(tid, other.tokens[0], "spoof-3", command, head)),
+                await status_of(client.command(tid, table.tokens[0], "spoof-1", command, head)),
+                await status_of(client.command(tid, "not-a-token", "spoof-2", command, head)),
+                await status_of(client.command(tid, other.tokens[0], "spoof-3", command, head)),
             ]
             raw = [
                 await client.http.post(  # seat 2's token claiming to act as seat 1
@@ -125,7 +100,7 @@ def test_no_endpoint_lets_a_seat_act_for_or_see_into_another(stack: Stack) -> No
                 assert legal["commands"] == [
                     plain(to_json(c)) for c in ENGINE.legal_commands(state, seat)
                 ]
-            assert await _status_of(client.legal_commands(tid, "x" * 43)) == (403, "auth.invalid")
+            assert await status_of(client.legal_commands(tid, "x" * 43)) == (403, "auth.invalid")
 
             # Events, paged and live: exactly the rules' redaction for that viewer.
             hidden_somewhere = False
@@ -133,21 +108,21 @@ def test_no_endpoint_lets_a_seat_act_for_or_see_into_another(stack: Stack) -> No
             for viewer in viewers:
                 token = None if viewer is None else table.tokens[viewer]
                 paged = await all_events(client, tid, token)
-                expected = _expected_events(table, viewer)
+                expected = redacted_events(ENGINE, table.mirror.events, viewer)
                 assert [e["event"] for e in paged] == expected
                 assert [e["version"] for e in paged] == list(range(1, head + 1))
-                live = await _stream_until(client, tid, token, head)
+                live = await stream_until(client, tid, token, head)
                 assert live == paged
                 full = [plain(to_json(e)) for e in table.mirror.events]
                 hidden_somewhere = hidden_somewhere or expected != full
             assert hidden_somewhere, "the position under test holds secrets to hide"
 
             # Replay: own view at any time; another seat's only after the end.
-            assert await _status_of(client.replay(tid, head, table.tokens[1], seat=0)) == (
+            assert await status_of(client.replay(tid, head, table.tokens[1], seat=0)) == (
                 403,
                 "replay.forbidden",
             )
-            assert await _status_of(client.replay(tid, head, None, seat=2)) == (
+            assert await status_of(client.replay(tid, head, None, seat=2)) == (
                 403,
                 "replay.forbidden",
             )
@@ -173,7 +148,7 @@ def test_no_endpoint_lets_a_seat_act_for_or_see_into_another(stack: Stack) -> No
             assert answers[0] == answers[1]
 
             # The log, the export and the seed stay closed until the end.
-            assert await _status_of(client.export(tid)) == (409, "table.not_finished")
+            assert await status_of(client.export(tid)) == (409, "table.not_finished")
             audit = await client.audit(tid)
             assert audit["chain_ok"] and audit["seed"] is None and not audit["reexecution_checked"]
             assert (await client.events(tid))["head"] == head
