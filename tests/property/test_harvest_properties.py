@@ -1,8 +1,17 @@
 """Random Harvest games: they end, legal_commands agrees with decide, replay and
 re-execution are identical, and nobody sees another seat's dealt cards.
 
-``BW_PROPERTY_GAMES`` sets the number of games per player count (default 40: about
-50 s of CPU for the file).
+Two tiers, so thousands of games fit in a few minutes of CPU:
+
+- every game (``BW_PROPERTY_GAMES`` per player count, default 250: 1,000 in all) ends,
+  is played only with listed commands that ``decide`` accepts, folds back to the
+  same state, keeps the dealt cards secret while seats choose, and has a JSON view;
+- a subset (``BW_PROPERTY_DEEP_GAMES`` per player count, default 40: 160) also tries
+  unlisted and mutated commands on every step (refused, nothing changes), renders
+  every seat's view on every step, and re-executes the whole game from its commands.
+
+Games are split into ``CHUNKS`` parametrized cases per player count so ``-n 2`` spreads
+them.
 """
 
 from __future__ import annotations
@@ -20,7 +29,9 @@ from engines.core.play import Table, fold, reexecute
 from engines.harvest.engine import ENGINE
 from proto import harvest_pb2 as pb
 
-GAMES = int(os.environ.get("BW_PROPERTY_GAMES", "40"))
+GAMES = int(os.environ.get("BW_PROPERTY_GAMES", "250"))
+DEEP_GAMES = int(os.environ.get("BW_PROPERTY_DEEP_GAMES", "40"))
+CHUNKS = 5
 OPTIONS: tuple[dict[str, bool], ...] = ({}, {"draft": True}, {"first_game": True})
 
 
@@ -110,7 +121,7 @@ def _pick(legal: list[pb.Command], rnd: random.Random) -> pb.Command:
     return rnd.choice(legal)
 
 
-def _play(seats: int, seed: int) -> Table:
+def _play(seats: int, seed: int, deep: bool) -> Table:
     rnd = random.Random(seed)
     options = OPTIONS[seed % len(OPTIONS)]
     table = Table.create(
@@ -123,31 +134,52 @@ def _play(seats: int, seed: int) -> Table:
             break
         assert outcome.to_act, outcome.phase
         _check_secrets(table)
-        json.dumps(ENGINE.view(table.state, outcome.to_act[0]))
-        json.dumps(outcome.as_dict())
         seat = rnd.choice(outcome.to_act)
         legal = ENGINE.legal_commands(table.state, seat)
         assert legal, (outcome.phase, table.state.steps)
-        _check_rejections(table, seat, legal, pool, rnd)
-        command = _pick(legal, rnd)
-        pool = pool[:2] + (pool[2:] + legal[:3])[-58:]
-        table.execute(seat, command)
+        if deep:
+            for viewer in (None, *range(seats)):
+                json.dumps(ENGINE.view(table.state, viewer))
+            json.dumps(outcome.as_dict())
+            _check_rejections(table, seat, legal, pool, rnd)
+            pool = pool[:2] + (pool[2:] + legal[:3])[-58:]
+        table.execute(seat, _pick(legal, rnd))
     else:
         pytest.fail("game did not end")
     return table
 
 
+def _chunk(total: int, chunk: int) -> range:
+    """The games of one parametrized case: every CHUNKS-th game from ``chunk``."""
+    return range(chunk, total, CHUNKS)
+
+
+def _ends_and_folds(table: Table) -> None:
+    outcome = ENGINE.outcome(table.state)
+    assert outcome.finished and outcome.winners
+    assert len(outcome.scores) == table.config.seats
+    assert digest(fold(ENGINE, table.events)) == table.digest()
+    assert ENGINE.legal_commands(table.state, 0) == []
+    json.dumps(ENGINE.view(table.state, 0))
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
 @pytest.mark.parametrize("seats", [1, 2, 3, 4])
-def test_random_games_end_and_replay_identically(seats: int) -> None:
-    """Every game ends; fold and re-execution reproduce it exactly."""
-    for game in range(GAMES):
-        seed = 1000 * seats + game
-        table = _play(seats, seed)
-        outcome = ENGINE.outcome(table.state)
-        assert outcome.finished and outcome.winners
-        assert len(outcome.scores) == seats
-        assert digest(fold(ENGINE, table.events)) == table.digest()
+def test_random_games_end_and_fold_back(seats: int, chunk: int) -> None:
+    """Every game ends with a winner, and folding its events gives the same state."""
+    for game in _chunk(GAMES, chunk):
+        table = _play(seats, 1000 * seats + game, deep=False)
+        _ends_and_folds(table)
+
+
+@pytest.mark.parametrize("chunk", range(CHUNKS))
+@pytest.mark.parametrize("seats", [1, 2, 3, 4])
+def test_deep_random_games_refuse_what_is_unlisted_and_reexecute(seats: int, chunk: int) -> None:
+    """On every step unlisted and mutated commands are refused without change; every
+    seat's view renders; re-executing the commands reproduces the events exactly."""
+    for game in _chunk(DEEP_GAMES, chunk):
+        table = _play(seats, 500_000 + 1000 * seats + game, deep=True)
+        _ends_and_folds(table)
         commands = [(r.seat, r.command) for r in table.commands]
         again = reexecute(ENGINE, table.config, table.seed, commands)
         assert again == [e.SerializeToString(deterministic=True) for e in table.events]
-        assert ENGINE.legal_commands(table.state, 0) == []
