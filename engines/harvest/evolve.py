@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
-from typing import Any
+from dataclasses import fields
+from typing import Any, TypeVar
 
 from engines.harvest.content import content
 from engines.harvest.events import cells_of
@@ -36,18 +36,35 @@ COUNTED = frozenset(
     }
 )
 
+_T = TypeVar("_T")
+_SET = object.__setattr__
+_FIELDS: dict[type, tuple[str, ...]] = {
+    kind: tuple(f.name for f in fields(kind)) for kind in (HarvestState, Player, Step, Crop)
+}
+
+
+def replace(obj: _T, **changes: object) -> _T:
+    """``dataclasses.replace`` for the state's own frozen dataclasses, without its
+    per-call checks: it is the hottest call of a game (profiled), and every field of
+    these classes is a plain init field."""
+    new = object.__new__(type(obj))
+    for name in _FIELDS[type(obj)]:
+        _SET(new, name, changes[name] if name in changes else getattr(obj, name))
+    return new
+
+
 ORDERED_PHASES = ("actions", "jaime", "game_end")
 PHASE_AWAITS = {"sunrise": "choose", "actions": "place", "jaime": "move"}
 
 
 def _player(state: HarvestState, seat: int, **changes: object) -> HarvestState:
     players = list(state.players)
-    players[seat] = replace(players[seat], **changes)  # type: ignore[arg-type]
+    players[seat] = replace(players[seat], **changes)
     return replace(state, players=tuple(players))
 
 
 def _top(state: HarvestState, **changes: object) -> HarvestState:
-    top = replace(state.steps[-1], **changes)  # type: ignore[arg-type]
+    top = replace(state.steps[-1], **changes)
     return replace(state, steps=(*state.steps[:-1], top))
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 
 from engines.core.polyomino import Shape, adjacent, normalize, orientations, placements
 from engines.harvest import codes
@@ -35,6 +36,12 @@ def piece_of(seed: str) -> str:
 def plant_cost(player: Player, seed: str) -> int:
     """Plant: the seed's Fertilizer cost (Penny the Pig: 1 fewer, at least 0)."""
     return max(0, content().crop(seed).fertilizer - plant_discount(player))
+
+
+@cache
+def tile_orientations(seed: str) -> frozenset[Shape]:
+    """Plant: "Crops may be oriented in any direction" (computed once per Seed)."""
+    return frozenset(orientations(content().crop(seed).shape))
 
 
 def planting_spots(player: Player, seed: str) -> tuple[Shape, ...]:
@@ -97,7 +104,7 @@ def plant_seed(state: HarvestState, cmd: pb.PlantSeed, seat: int) -> list[pb.Eve
     if seed_count(player, cmd.seed) < 1:
         raise codes.PLANT_NO_SEED()
     cells = cells_of(_checked_cells(cmd.cells))
-    if normalize(cells) not in orientations(content().crop(cmd.seed).shape):
+    if normalize(cells) not in tile_orientations(cmd.seed):
         raise codes.PLANT_BAD_SHAPE()
     if not cells <= empty_cells(player):
         raise codes.PLANT_NOT_EMPTY()

@@ -172,9 +172,7 @@ def pay(
 def empty_cells(player: Player) -> frozenset[Cell]:
     """Field spaces with no Forest, Building or Crop on them."""
     c = content()
-    taken: set[Cell] = set()
-    for top, left in player.forests:
-        taken |= {(top + r, left + col) for r in range(2) for col in range(2)}
+    taken: set[Cell] = set(forest_blocks(player.forests))
     for built in player.buildings:
         taken |= built.cells
     for crop in player.crops:
@@ -182,9 +180,10 @@ def empty_cells(player: Player) -> frozenset[Cell]:
     return c.grid.cells - taken
 
 
-def forest_cells(player: Player) -> frozenset[Cell]:
+def forest_blocks(forests: tuple[Cell, ...]) -> frozenset[Cell]:
+    """The field spaces under Forest tiles (each 2x2, named by its top-left cell)."""
     cells: set[Cell] = set()
-    for top, left in player.forests:
+    for top, left in forests:
         cells |= {(top + r, left + col) for r in range(2) for col in range(2)}
     return frozenset(cells)
 

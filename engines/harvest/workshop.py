@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engines.core.polyomino import Cell
 from engines.core.rng import Rng
 from engines.harvest import codes
@@ -9,7 +11,7 @@ from engines.harvest.benefits import roll_die
 from engines.harvest.characters import builds_free
 from engines.harvest.content import content
 from engines.harvest.events import cell_numbers, granted, resolved, resources, wrap
-from engines.harvest.rules import acting_step, forest_cells, pay
+from engines.harvest.rules import acting_step, forest_blocks, pay
 from engines.harvest.state import HarvestState, Player, Step
 from proto import harvest_pb2 as pb
 
@@ -108,8 +110,16 @@ def build_cost(state: HarvestState, player: Player, slot: int) -> int:
 
 def build_sites(player: Player) -> tuple[Cell, ...]:
     """Top-left cells of every cleared 2x2 block (crops may be built over)."""
+    return _cleared_blocks(player.forests, tuple(b.cells for b in player.buildings))
+
+
+@lru_cache(maxsize=4096)
+def _cleared_blocks(
+    forests: tuple[Cell, ...], buildings: tuple[frozenset[Cell], ...]
+) -> tuple[Cell, ...]:
+    # Cached: ``legal_commands`` asks once per candidate Build, and the farm rarely changes.
     grid = content().grid
-    blocked = forest_cells(player).union(*(b.cells for b in player.buildings))
+    blocked = forest_blocks(forests).union(*buildings)
     sites = []
     for top in range(grid.rows - 1):
         for left in range(grid.cols - 1):
