@@ -7,8 +7,10 @@ from dataclasses import replace
 import pytest
 
 from engines.core.errors import RuleViolation
+from engines.core.rng import Rng
 from engines.harvest.engine import ENGINE
 from engines.harvest.state import Built, HarvestState
+from engines.harvest.sunrise import reveal_sunrise
 from proto import harvest_pb2 as pb
 
 from .helpers import command, crop, run, started, table, with_player
@@ -162,7 +164,6 @@ def test_game_end_scores_buildings_crops_bushes_coins_and_resolves_end_game_buil
     )
     state = replace(state, round=4, phase="actions", turn=-1, steps=(), gairy_pieces=0)
     state = with_player(state, 0, pieces=0)
-    from engines.core.rng import Rng
     from engines.harvest.flow import advance
 
     events = advance(state, Rng(b"x", "t", 0))
@@ -193,7 +194,6 @@ def test_ties_go_to_leftover_resources_then_are_shared() -> None:
 
 def test_round_four_shows_the_market_board_after_three_tiles() -> None:
     """Sunset 3: three tiles cover rounds 1-3; round 4 uses the board's own spaces."""
-    from engines.core.rng import Rng
     from engines.harvest.flow import advance
 
     state = started(4)
@@ -232,3 +232,19 @@ def test_sunrise_benefits_are_taken_in_the_order_chosen() -> None:
     last = count - 1
     _, state = run(state, seat, command(take_benefit=pb.TakeBenefit(task=last)))
     assert len(state.steps[-1].tasks) == count - 1
+
+
+def test_the_sunrise_display_is_shuffled_back_into_the_deck() -> None:
+    """Sunrise Phase 3: last round's display goes back into the deck, so the next reveal
+    draws from every tile nobody holds (last round's display included), never a held one."""
+    state = replace(started(4), round=1, display=(5, 6, 7))
+    state = with_player(state, 0, sunrise=1)
+    state = with_player(state, 1, sunrise=2)
+    state = with_player(state, 2, sunrise=3)
+    state = with_player(state, 3, sunrise=4)
+    seen: set[int] = set()
+    for version in range(40):
+        revealed = reveal_sunrise(state, Rng(b"deck", "harvest", version), 2).sunrise_revealed
+        assert len(revealed.tiles) == 3 and revealed.gairy_tile == 0
+        seen |= set(revealed.tiles)
+    assert seen == {5, 6, 7, 8, 9, 10}
