@@ -7,8 +7,9 @@ Two tiers, so thousands of games fit in a few minutes of CPU:
   is played only with listed commands that ``decide`` accepts, folds back to the
   same state, keeps the dealt cards secret while seats choose, and has a JSON view;
 - a subset (``BW_PROPERTY_DEEP_GAMES`` per player count, default 40: 160) also tries
-  unlisted and mutated commands on every step (refused, nothing changes), renders
-  every seat's view on every step, and re-executes the whole game from its commands.
+  unlisted and mutated commands on every step (refused, nothing changes), checks every
+  seat's view for another seat's unkept cards on every step (and every event sent to
+  it at the end), and re-executes the whole game from its commands.
 
 Games are split into ``CHUNKS`` parametrized cases per player count so ``-n 2`` spreads
 them.
@@ -27,6 +28,7 @@ from engines.core.contract import TableConfig
 from engines.core.errors import RuleViolation
 from engines.core.play import Table, fold, reexecute
 from engines.harvest.engine import ENGINE
+from engines.harvest.state import HarvestState
 from proto import harvest_pb2 as pb
 
 GAMES = int(os.environ.get("BW_PROPERTY_GAMES", "250"))
@@ -89,24 +91,31 @@ def _check_rejections(
     assert digest(table.state) == before
 
 
-def _check_secrets(table: Table) -> None:
-    """While seats choose, a seat sees only its own two Characters and Farmhouses, and
-    not what the others kept: not in its view, not in any event sent to it."""
-    state = table.state
+def _secrets(state: HarvestState, viewer: int | None, other: int) -> set[str]:
+    """Names ``viewer`` must not see of seat ``other``: while seats choose, all of its
+    dealt Characters and Farmhouses; afterwards, the ones it did not keep."""
+    player = state.players[other]
+    dealt = set(player.dealt_characters) | set(player.dealt_farmhouses)
     if state.phase != "choose_start":
-        return
-    for seat in (None, *range(state.seats)):
-        seen = json.dumps(ENGINE.view(state, seat))
-        redacted = [ENGINE.redact(e, seat) for e in table.events]  # type: ignore[arg-type]
-        mine: set[str] = set()
-        if seat is not None:
-            own = state.players[seat]
-            mine = set(own.dealt_characters) | set(own.dealt_farmhouses)
-        for other, player in enumerate(state.players):
-            if other == seat:
+        dealt -= {player.character, player.farmhouse}
+    if viewer is not None:
+        own = state.players[viewer]
+        dealt -= set(own.dealt_characters) | set(own.dealt_farmhouses)
+    return dealt
+
+
+def _check_secrets(table: Table, events: bool) -> None:
+    """A seat never sees another seat's unkept Characters and Farmhouses, nor what the
+    others kept before everyone has chosen: not in its view, nor (``events``) in any
+    event sent to it."""
+    state = table.state
+    for viewer in (None, *range(state.seats)):
+        seen = json.dumps(ENGINE.view(state, viewer))
+        redacted = [ENGINE.redact(e, viewer) for e in table.events] if events else []  # type: ignore[arg-type]
+        for other in range(state.seats):
+            if other == viewer:
                 continue
-            secret = set(player.dealt_characters) | set(player.dealt_farmhouses)
-            for name in secret - mine:
+            for name in _secrets(state, viewer, other):
                 assert f'"{name}"' not in seen
                 for event in redacted:
                     assert event is not None
@@ -133,13 +142,12 @@ def _play(seats: int, seed: int, deep: bool) -> Table:
         if outcome.finished:
             break
         assert outcome.to_act, outcome.phase
-        _check_secrets(table)
+        if deep or table.state.phase == "choose_start":
+            _check_secrets(table, events=table.state.phase == "choose_start")
         seat = rnd.choice(outcome.to_act)
         legal = ENGINE.legal_commands(table.state, seat)
         assert legal, (outcome.phase, table.state.steps)
         if deep:
-            for viewer in (None, *range(seats)):
-                json.dumps(ENGINE.view(table.state, viewer))
             json.dumps(outcome.as_dict())
             _check_rejections(table, seat, legal, pool, rnd)
             pool = pool[:2] + (pool[2:] + legal[:3])[-58:]
@@ -180,6 +188,7 @@ def test_deep_random_games_refuse_what_is_unlisted_and_reexecute(seats: int, chu
     for game in _chunk(DEEP_GAMES, chunk):
         table = _play(seats, 500_000 + 1000 * seats + game, deep=True)
         _ends_and_folds(table)
+        _check_secrets(table, events=True)
         commands = [(r.seat, r.command) for r in table.commands]
         again = reexecute(ENGINE, table.config, table.seed, commands)
         assert again == [e.SerializeToString(deterministic=True) for e in table.events]
