@@ -28,7 +28,8 @@ $(STAMP): pyproject.toml
 
 # Stubs are committed (so a stale one is caught by tests/unit/test_proto_stubs.py)
 # and rebuilt here whenever a .proto is newer than its stub.
-proto/%_pb2.py: proto/%.proto $(STAMP)
+# Order-only on the install: a reinstall alone must not regenerate the stubs.
+proto/%_pb2.py: proto/%.proto | $(STAMP)
 	$(BIN)/python -m grpc_tools.protoc -I. \
 		--plugin=protoc-gen-mypy=$(BIN)/protoc-gen-mypy \
 		--plugin=protoc-gen-mypy_grpc=$(BIN)/protoc-gen-mypy_grpc \
