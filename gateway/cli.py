@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -30,12 +31,44 @@ __all__ = ["app", "main"]
 DEFAULT_URL = "http://127.0.0.1:8000"
 
 app = typer.Typer(
-    help="Boardwright: play, watch, export and verify board games.", no_args_is_help=True
+    help=(
+        "Boardwright: play, watch, export and verify board games through a Boardwright "
+        "gateway (--url, or BW_URL; default http://127.0.0.1:8000)."
+    ),
+    epilog=(
+        "Typical session: boardwright games; boardwright play harvest --seats 2; "
+        "boardwright export TABLE -o game.jsonl; boardwright verify game.jsonl. "
+        "Run any command with --help for its arguments."
+    ),
+    no_args_is_help=True,
 )
 console = Console()
 errors = Console(stderr=True)
 
-UrlOption = Annotated[str, typer.Option("--url", envvar="BW_URL", help="The gateway's base URL.")]
+UrlOption = Annotated[
+    str, typer.Option("--url", envvar="BW_URL", metavar="URL", help="The gateway's base URL.")
+]
+GameArgument = Annotated[
+    str,
+    typer.Argument(
+        metavar="GAME", help="The game's name, e.g. freunde or harvest (see 'boardwright games')."
+    ),
+]
+TableArgument = Annotated[
+    str, typer.Argument(metavar="TABLE", help="The table id printed by 'create' or 'play'.")
+]
+SeatsOption = Annotated[
+    int, typer.Option(min=1, help="Number of seats (see 'boardwright games' for each range).")
+]
+OptionsOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--option",
+        "-O",
+        metavar="NAME=VALUE",
+        help="A table option, VALUE as JSON (e.g. -O round_limit=5 -O draft=true); repeatable.",
+    ),
+]
 
 
 def _run(coro: Any) -> Any:
@@ -51,7 +84,7 @@ def _run(coro: Any) -> Any:
 
 @app.command()
 def games(url: UrlOption = DEFAULT_URL) -> None:
-    """List the games the gateway offers."""
+    """List the games the gateway offers, with their seat range and table options."""
 
     async def go() -> list[dict[str, Any]]:
         async with GatewayClient(url) as client:
@@ -68,15 +101,23 @@ def games(url: UrlOption = DEFAULT_URL) -> None:
 
 @app.command()
 def create(
-    game: str,
-    seats: Annotated[int, typer.Option(help="Number of seats.")] = 2,
-    seed: Annotated[str | None, typer.Option(help="Seed as hex (16-64 bytes).")] = None,
-    option: Annotated[
-        list[str] | None, typer.Option("--option", "-O", help="A table option, name=JSON.")
+    game: GameArgument,
+    seats: SeatsOption = 2,
+    seed: Annotated[
+        str | None,
+        typer.Option(
+            metavar="HEX",
+            help="The table's secret seed, 16-64 bytes as hex; drawn by the server if absent.",
+        ),
     ] = None,
+    option: OptionsOption = None,
     url: UrlOption = DEFAULT_URL,
 ) -> None:
-    """Open a table and print its id and the seat tokens (shown only this once)."""
+    """Open a table; print its id, the seed commitment and one token per seat.
+
+    The tokens are shown only this once: each seat sends its own as
+    'Authorization: Bearer TOKEN'.
+    """
     options = _options(option or [])
     try:
         raw_seed = bytes.fromhex(seed) if seed else None
@@ -116,18 +157,30 @@ def _scores(status: dict[str, Any]) -> RichTable:
     return board
 
 
+class Bots(StrEnum):
+    """How the bots choose their commands."""
+
+    random = "random"
+    greedy = "greedy"
+
+
 @app.command()
 def play(
-    game: str,
-    seats: Annotated[int, typer.Option(help="Number of seats.")] = 2,
-    bots: Annotated[str, typer.Option(help="random or greedy.")] = "random",
-    bot_seed: Annotated[int, typer.Option(help="Seed of the bots' own choices.")] = 0,
-    option: Annotated[
-        list[str] | None, typer.Option("--option", "-O", help="A table option, name=JSON.")
-    ] = None,
+    game: GameArgument,
+    seats: SeatsOption = 2,
+    bots: Annotated[
+        Bots,
+        typer.Option(
+            help="random: any legal command; greedy: the best-scoring one a command ahead."
+        ),
+    ] = Bots.random,
+    bot_seed: Annotated[
+        int, typer.Option(help="Seed of the bots' own choices (same seed, same choices).")
+    ] = 0,
+    option: OptionsOption = None,
     url: UrlOption = DEFAULT_URL,
 ) -> None:
-    """Open a table, seat bots in every seat and show the game live until it ends."""
+    """Open a table, seat a bot in every seat, show the game live and print the final scores."""
     options = _options(option or [])
 
     async def go() -> Any:
@@ -148,7 +201,7 @@ def play(
 
             async with GatewayClient(url) as client:
                 return await play_table(
-                    client, game, seats, bots, bot_seed, on_progress=show, options=options
+                    client, game, seats, bots.value, bot_seed, on_progress=show, options=options
                 )
 
     played = _run(go())
@@ -161,11 +214,17 @@ def play(
 
 @app.command()
 def watch(
-    table: str,
-    token: Annotated[str | None, typer.Option(help="A seat token to watch as that seat.")] = None,
+    table: TableArgument,
+    token: Annotated[
+        str | None,
+        typer.Option(
+            metavar="TOKEN",
+            help="Watch as the seat of this token (its own secrets shown); else as a spectator.",
+        ),
+    ] = None,
     url: UrlOption = DEFAULT_URL,
 ) -> None:
-    """Follow a table's events live (Server-Sent Events) until the game ends."""
+    """Print a table's events live (Server-Sent Events), one line each, until the game ends."""
 
     async def go() -> None:
         async with GatewayClient(url) as client:
@@ -182,11 +241,17 @@ def watch(
 
 @app.command()
 def export(
-    table: str,
-    output: Annotated[Path, typer.Option("-o", "--output", help="Where to write the JSON Lines.")],
+    table: TableArgument,
+    output: Annotated[
+        Path,
+        typer.Option("-o", "--output", metavar="FILE", help="Where to write the JSON Lines."),
+    ],
     url: UrlOption = DEFAULT_URL,
 ) -> None:
-    """Save a finished table's whole log as JSON Lines."""
+    """Save a finished table's whole log (with its seed) as JSON Lines, for 'verify'.
+
+    A table still in play cannot be exported (409 table.not_finished).
+    """
 
     async def go() -> str:
         async with GatewayClient(url) as client:
@@ -198,8 +263,16 @@ def export(
 
 
 @app.command()
-def verify(file: Path) -> None:
-    """Check an exported log offline: hash chain, seed commitment, re-execution."""
+def verify(
+    file: Annotated[
+        Path, typer.Argument(metavar="FILE", help="A log written by 'boardwright export'.")
+    ],
+) -> None:
+    """Check an exported log offline: hash chain, seed commitment and re-execution of
+    every command with the game's rules. Needs no gateway.
+
+    Exits 0 and prints VERIFIED when every check holds, else exits 1.
+    """
     try:
         with file.open() as lines:
             verdict = verify_export(lines)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
     "AuditOut",
@@ -25,7 +25,31 @@ __all__ = [
 ]
 
 
+# Shared by the examples below (shown in /docs).
+_HASH = "9f2c9f2c9f2c9f2c9f2c9f2c9f2c9f2c9f2c9f2c9f2c9f2c9f2c9f2c9f2c9f2c"
+_EVENT: dict[str, Any] = {
+    "version": 2,
+    "command_id": "seat0-0001",
+    "seat": 0,
+    "time_ms": 1764483600123,
+    "event": {"start_kept": {"seat": 0, "character": "mick", "farmhouse": "well_house"}},
+    "hash": _HASH,
+}
+
+
 class ErrorOut(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "code": "version.conflict",
+                    "message": "the table is at version 12, not 11",
+                    "details": {"version": "12"},
+                }
+            ]
+        }
+    )
+
     code: str = Field(examples=["turn.not_yours"])
     message: str
     details: dict[str, Any] = Field(default_factory=dict)
@@ -51,10 +75,54 @@ class GameOut(BaseModel):
 
 
 class GamesOut(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "games": [
+                        {
+                            "game": "harvest",
+                            "title": "Harvest",
+                            "min_seats": 1,
+                            "max_seats": 4,
+                            "options": [
+                                {
+                                    "name": "draft",
+                                    "kind": "bool",
+                                    "default": False,
+                                    "description": "Draft Variant: pick Characters and Farmhouses.",
+                                    "choices": [],
+                                }
+                            ],
+                            "example_command": {
+                                "keep_start": {"character": "mick", "farmhouse": "orchard_house"}
+                            },
+                        }
+                    ]
+                }
+            ]
+        }
+    )
+
     games: list[GameOut]
 
 
 class TableCreated(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "table_id": "5f0c8e2a9b7d4c1e3a6f8b20",
+                    "game": "harvest",
+                    "seats": 2,
+                    "tokens": ["q0VtZ3h0...", "Jm9yZ2V0..."],
+                    "seed_commitment": _HASH,
+                    "version": 1,
+                }
+            ]
+        }
+    )
+
     table_id: str
     game: str
     seats: int
@@ -70,10 +138,63 @@ class LobbyTable(BaseModel):
 
 
 class LobbyOut(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "tables": [
+                        {
+                            "table_id": "5f0c8e2a9b7d4c1e3a6f8b20",
+                            "game": "harvest",
+                            "status": {
+                                "table_id": "5f0c8e2a9b7d4c1e3a6f8b20",
+                                "game": "harvest",
+                                "seats": 2,
+                                "created_ms": 1764483600000,
+                                "version": 12,
+                                "phase": "day",
+                                "to_act": [1],
+                                "finished": False,
+                                "scores": [3, 1],
+                                "winners": [],
+                            },
+                        }
+                    ]
+                }
+            ]
+        }
+    )
+
     tables: list[LobbyTable]
 
 
 class TableView(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "table_id": "5f0c8e2a9b7d4c1e3a6f8b20",
+                    "game": "harvest",
+                    "seats": 2,
+                    "seat": 0,
+                    "version": 12,
+                    "view": {"phase": "day", "round": 1, "players": ["..."]},
+                    "status": {
+                        "game": "harvest",
+                        "seats": 2,
+                        "version": 12,
+                        "phase": "day",
+                        "to_act": [0],
+                        "finished": False,
+                        "scores": [3, 1],
+                        "winners": [],
+                        "breakdown": {},
+                    },
+                }
+            ]
+        }
+    )
+
     table_id: str
     game: str
     seats: int
@@ -84,6 +205,22 @@ class TableView(BaseModel):
 
 
 class LegalCommandsOut(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "table_id": "5f0c8e2a9b7d4c1e3a6f8b20",
+                    "seat": 0,
+                    "version": 1,
+                    "commands": [
+                        {"keep_start": {"character": "mick", "farmhouse": "well_house"}},
+                        {"keep_start": {"character": "mick", "farmhouse": "mill_house"}},
+                    ],
+                }
+            ]
+        }
+    )
+
     table_id: str
     seat: int
     version: int
@@ -91,6 +228,8 @@ class LegalCommandsOut(BaseModel):
 
 
 class EventOut(BaseModel):
+    model_config = ConfigDict(json_schema_extra={"examples": [_EVENT]})
+
     version: int
     command_id: str
     seat: int
@@ -103,6 +242,19 @@ class EventOut(BaseModel):
 
 
 class CommandResult(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "table_id": "5f0c8e2a9b7d4c1e3a6f8b20",
+                    "version": 2,
+                    "duplicate": False,
+                    "events": [_EVENT],
+                }
+            ]
+        }
+    )
+
     table_id: str
     version: int
     duplicate: bool
@@ -110,12 +262,48 @@ class CommandResult(BaseModel):
 
 
 class EventsOut(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "table_id": "5f0c8e2a9b7d4c1e3a6f8b20",
+                    "head": 2,
+                    "events": [
+                        {**_EVENT, "version": 1, "command_id": "setup", "seat": -1, "event": None},
+                        _EVENT,
+                    ],
+                }
+            ]
+        }
+    )
+
     table_id: str
     head: int
     events: list[EventOut]
 
 
 class ReplayOut(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "table_id": "5f0c8e2a9b7d4c1e3a6f8b20",
+                    "at": 2,
+                    "seat": None,
+                    "view": {"phase": "choose_start", "round": 0, "players": ["..."]},
+                    "outcome": {
+                        "phase": "choose_start",
+                        "to_act": [1],
+                        "finished": False,
+                        "scores": [0, 0],
+                        "winners": [],
+                        "breakdown": {},
+                    },
+                }
+            ]
+        }
+    )
+
     table_id: str
     at: int
     seat: int | None
@@ -124,6 +312,25 @@ class ReplayOut(BaseModel):
 
 
 class AuditOut(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [
+                {
+                    "table_id": "5f0c8e2a9b7d4c1e3a6f8b20",
+                    "ok": True,
+                    "chain_ok": True,
+                    "first_bad_version": 0,
+                    "reexecution_checked": True,
+                    "reexecution_ok": True,
+                    "detail": "",
+                    "head_version": 241,
+                    "head_hash": _HASH,
+                    "seed": _HASH,
+                }
+            ]
+        }
+    )
+
     table_id: str
     ok: bool
     chain_ok: bool
@@ -137,5 +344,11 @@ class AuditOut(BaseModel):
 
 
 class HealthOut(BaseModel):
+    model_config = ConfigDict(
+        json_schema_extra={
+            "examples": [{"status": "ready", "checks": {"redis": "ok", "engine:harvest": "ok"}}]
+        }
+    )
+
     status: str
     checks: dict[str, str] = Field(default_factory=dict)

@@ -99,9 +99,29 @@ async def _ended(gateway: Gateway, caller: TableCaller, after: int) -> bool:
     return bool(current.status.get("finished")) and current.version <= after
 
 
+_STREAM_EXAMPLE = (
+    "id: 2\nevent: event\ndata: "
+    '{"command_id":"seat0-0001","event":{"start_kept":{"seat":0}},'
+    '"hash":"9f2c...","seat":0,"time_ms":1764483600123,"version":2}\n\n'
+    'event: end\ndata: {"version":241}\n\n'
+)
+
+
 @router.get(
     "/tables/{table_id}/events/stream",
-    responses={200: {"content": {"text/event-stream": {}}}, **_ERRORS},
+    response_class=EventSourceResponse,
+    responses={
+        200: {
+            "description": "An endless text/event-stream until the game has ended",
+            "content": {
+                "text/event-stream": {
+                    "schema": {"type": "string"},
+                    "example": _STREAM_EXAMPLE,
+                }
+            },
+        },
+        **_ERRORS,
+    },
     summary="Server-Sent Events: each new event, redacted for the subscriber",
     description=(
         "Each SSE message has `id` = the event's version, `event: event` and the event as"

@@ -42,7 +42,24 @@ async def readyz(gateway: GatewayDep) -> JSONResponse:
     return JSONResponse(status_code=200 if ready else 503, content=body.model_dump())
 
 
-@router.get("/metrics", summary="Prometheus metrics", response_class=Response)
+_METRICS_EXAMPLE = (
+    "# HELP bw_gateway_commands_total Commands submitted over HTTP, by game and outcome.\n"
+    "# TYPE bw_gateway_commands_total counter\n"
+    'bw_gateway_commands_total{game="harvest",outcome="accepted"} 241.0\n'
+)
+
+
+@router.get(
+    "/metrics",
+    summary="Prometheus metrics",
+    response_class=Response,
+    responses={
+        200: {
+            "description": "The Prometheus text exposition format",
+            "content": {"text/plain": {"schema": {"type": "string"}, "example": _METRICS_EXAMPLE}},
+        }
+    },
+)
 async def metrics(gateway: GatewayDep) -> Response:
     # A Redis hiccup must not fail the scrape: the gateway's own figures still count.
     with suppress(RedisError, OSError):

@@ -89,22 +89,42 @@ async def audit(caller: TableCallerDep, gateway: GatewayDep) -> AuditOut:
     )
 
 
+_EXPORT_EXAMPLE = (
+    '{"created_ms":1764483600000,"format":"boardwright-export/1","game":"harvest",'
+    '"head_hash":"9f2c...","head_version":241,"options":{"draft":false,"first_game":false},'
+    '"seats":2,"seed_commitment":"5e88...","table_id":"5f0c8e2a9b7d4c1e3a6f8b20"}\n'
+    '{"command_id":"setup","event":{"game_set_up":{"seats":2}},"hash":"0b1d...",'
+    '"payload":"CgQIAhAB","prev_hash":"0000...","seat":-1,"time_ms":1764483600000,"version":1}\n'
+)
+
+
+class JsonLinesResponse(StreamingResponse):
+    """A streamed ``application/x-ndjson`` body (so /docs names the right media type)."""
+
+    media_type = "application/x-ndjson"
+
+
 @router.get(
     "/tables/{table_id}/export",
+    response_class=JsonLinesResponse,
     responses={
-        200: {"content": {"application/x-ndjson": {}}, "description": "JSON Lines"},
+        200: {
+            "description": "JSON Lines: a header, then one line per stored event",
+            "content": {
+                "application/x-ndjson": {"schema": {"type": "string"}, "example": _EXPORT_EXAMPLE}
+            },
+        },
         **_ERRORS,
     },
     summary="The whole log as JSON Lines (finished games only)",
     description="Format: see `gateway/export.py`; `boardwright verify` checks it offline.",
 )
-async def export(caller: TableCallerDep, gateway: GatewayDep) -> StreamingResponse:
+async def export(caller: TableCallerDep, gateway: GatewayDep) -> JsonLinesResponse:
     done, _ = await finished(gateway, caller)
     if not done:
         raise ApiError(409, "table.not_finished", "The log is public once the game has ended.")
     log = await gateway.store.log(caller.table_id)
-    return StreamingResponse(
+    return JsonLinesResponse(
         export_lines(caller.meta, log),
-        media_type="application/x-ndjson",
         headers={"Content-Disposition": f'attachment; filename="{caller.table_id}.jsonl"'},
     )
