@@ -348,7 +348,8 @@ Global___Build: _TypeAlias = Build  # noqa: Y015
 @_typing.final
 class Trade(_message.Message):
     """Trading Post: give a seed (`seed`), 2 Fertilizer or 3 Water ("seed", "fertilizer",
-    "water") for "field", "clear_land" or "upgrade_seed".
+    "water") for "field", "clear_land" or "upgrade_seed". The action is performed at
+    once, in a step of its own, before a second trade can be paid.
     """
 
     DESCRIPTOR: _descriptor.Descriptor

@@ -138,12 +138,14 @@ def test_lookout_tower_rolls_three_times_without_clearing() -> None:
 
 @pytest.mark.parametrize("building", ["reed_pond", "sawmill"])
 def test_reed_pond_and_sawmill_clear_land_without_the_die(building: str) -> None:
-    """Reed Pond / Sawmill: Clear Land without rolling the Forest Die."""
-    state = built(building)
+    """Reed Pond / Sawmill: Clear Land without rolling the Forest Die, and (unlike the
+    Workshop's, and like every building ability not marked "paying as usual") free."""
+    state = built(building, coins=2)
     forest = cells(state.players[0].forests[0])[0]
     events, state = run(state, 0, command(clear_land=pb.ClearLand(forest=forest)))
     assert not any(e.HasField("forest_die_rolled") for e in events)
     assert len(state.players[0].forests) == 5
+    assert state.players[0].coins == 2
     follow = {"reed_pond": ("fill_bucket", 1), "sawmill": ("field", 1)}[building]
     assert tasks(state) == [follow]
 
