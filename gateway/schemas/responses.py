@@ -26,6 +26,7 @@ __all__ = [
 
 
 # Shared by the examples below (shown in /docs).
+_TABLE = "5f0c8e2a9b7d4c1e3a6f8b20"
 _HASH = "9f2c9f2c9f2c9f2c9f2c9f2c9f2c9f2c9f2c9f2c9f2c9f2c9f2c9f2c9f2c9f2c"
 _EVENT: dict[str, Any] = {
     "version": 2,
@@ -37,16 +38,17 @@ _EVENT: dict[str, Any] = {
 }
 
 
+def _example(example: dict[str, Any]) -> ConfigDict:
+    """A model's config that shows ``example`` in /docs."""
+    return ConfigDict(json_schema_extra={"examples": [example]})
+
+
 class ErrorOut(BaseModel):
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "code": "version.conflict",
-                    "message": "the table is at version 12, not 11",
-                    "details": {"version": "12"},
-                }
-            ]
+    model_config = _example(
+        {
+            "code": "version.conflict",
+            "message": "the table is at version 12, not 11",
+            "details": {"version": "12"},
         }
     )
 
@@ -75,30 +77,26 @@ class GameOut(BaseModel):
 
 
 class GamesOut(BaseModel):
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
+    model_config = _example(
+        {
+            "games": [
                 {
-                    "games": [
+                    "game": "harvest",
+                    "title": "Harvest",
+                    "min_seats": 1,
+                    "max_seats": 4,
+                    "options": [
                         {
-                            "game": "harvest",
-                            "title": "Harvest",
-                            "min_seats": 1,
-                            "max_seats": 4,
-                            "options": [
-                                {
-                                    "name": "draft",
-                                    "kind": "bool",
-                                    "default": False,
-                                    "description": "Draft Variant: pick Characters and Farmhouses.",
-                                    "choices": [],
-                                }
-                            ],
-                            "example_command": {
-                                "keep_start": {"character": "mick", "farmhouse": "orchard_house"}
-                            },
+                            "name": "draft",
+                            "kind": "bool",
+                            "default": False,
+                            "description": "Draft Variant: pick Characters and Farmhouses.",
+                            "choices": [],
                         }
-                    ]
+                    ],
+                    "example_command": {
+                        "keep_start": {"character": "mick", "farmhouse": "orchard_house"}
+                    },
                 }
             ]
         }
@@ -108,18 +106,14 @@ class GamesOut(BaseModel):
 
 
 class TableCreated(BaseModel):
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "table_id": "5f0c8e2a9b7d4c1e3a6f8b20",
-                    "game": "harvest",
-                    "seats": 2,
-                    "tokens": ["q0VtZ3h0...", "Jm9yZ2V0..."],
-                    "seed_commitment": _HASH,
-                    "version": 1,
-                }
-            ]
+    model_config = _example(
+        {
+            "table_id": _TABLE,
+            "game": "harvest",
+            "seats": 2,
+            "tokens": ["q0VtZ3h0...", "Jm9yZ2V0..."],
+            "seed_commitment": _HASH,
+            "version": 1,
         }
     )
 
@@ -138,28 +132,24 @@ class LobbyTable(BaseModel):
 
 
 class LobbyOut(BaseModel):
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
+    model_config = _example(
+        {
+            "tables": [
                 {
-                    "tables": [
-                        {
-                            "table_id": "5f0c8e2a9b7d4c1e3a6f8b20",
-                            "game": "harvest",
-                            "status": {
-                                "table_id": "5f0c8e2a9b7d4c1e3a6f8b20",
-                                "game": "harvest",
-                                "seats": 2,
-                                "created_ms": 1764483600000,
-                                "version": 12,
-                                "phase": "day",
-                                "to_act": [1],
-                                "finished": False,
-                                "scores": [3, 1],
-                                "winners": [],
-                            },
-                        }
-                    ]
+                    "table_id": _TABLE,
+                    "game": "harvest",
+                    "status": {
+                        "table_id": _TABLE,
+                        "game": "harvest",
+                        "seats": 2,
+                        "created_ms": 1764483600000,
+                        "version": 12,
+                        "phase": "day",
+                        "to_act": [1],
+                        "finished": False,
+                        "scores": [3, 1],
+                        "winners": [],
+                    },
                 }
             ]
         }
@@ -169,29 +159,25 @@ class LobbyOut(BaseModel):
 
 
 class TableView(BaseModel):
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "table_id": "5f0c8e2a9b7d4c1e3a6f8b20",
-                    "game": "harvest",
-                    "seats": 2,
-                    "seat": 0,
-                    "version": 12,
-                    "view": {"phase": "day", "round": 1, "players": ["..."]},
-                    "status": {
-                        "game": "harvest",
-                        "seats": 2,
-                        "version": 12,
-                        "phase": "day",
-                        "to_act": [0],
-                        "finished": False,
-                        "scores": [3, 1],
-                        "winners": [],
-                        "breakdown": {},
-                    },
-                }
-            ]
+    model_config = _example(
+        {
+            "table_id": _TABLE,
+            "game": "harvest",
+            "seats": 2,
+            "seat": 0,
+            "version": 12,
+            "view": {"phase": "day", "round": 1, "players": ["..."]},
+            "status": {
+                "game": "harvest",
+                "seats": 2,
+                "version": 12,
+                "phase": "day",
+                "to_act": [0],
+                "finished": False,
+                "scores": [3, 1],
+                "winners": [],
+                "breakdown": {},
+            },
         }
     )
 
@@ -205,19 +191,15 @@ class TableView(BaseModel):
 
 
 class LegalCommandsOut(BaseModel):
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "table_id": "5f0c8e2a9b7d4c1e3a6f8b20",
-                    "seat": 0,
-                    "version": 1,
-                    "commands": [
-                        {"keep_start": {"character": "mick", "farmhouse": "well_house"}},
-                        {"keep_start": {"character": "mick", "farmhouse": "mill_house"}},
-                    ],
-                }
-            ]
+    model_config = _example(
+        {
+            "table_id": _TABLE,
+            "seat": 0,
+            "version": 1,
+            "commands": [
+                {"keep_start": {"character": "mick", "farmhouse": "well_house"}},
+                {"keep_start": {"character": "mick", "farmhouse": "mill_house"}},
+            ],
         }
     )
 
@@ -228,7 +210,7 @@ class LegalCommandsOut(BaseModel):
 
 
 class EventOut(BaseModel):
-    model_config = ConfigDict(json_schema_extra={"examples": [_EVENT]})
+    model_config = _example(_EVENT)
 
     version: int
     command_id: str
@@ -242,16 +224,12 @@ class EventOut(BaseModel):
 
 
 class CommandResult(BaseModel):
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "table_id": "5f0c8e2a9b7d4c1e3a6f8b20",
-                    "version": 2,
-                    "duplicate": False,
-                    "events": [_EVENT],
-                }
-            ]
+    model_config = _example(
+        {
+            "table_id": _TABLE,
+            "version": 2,
+            "duplicate": False,
+            "events": [_EVENT],
         }
     )
 
@@ -262,18 +240,14 @@ class CommandResult(BaseModel):
 
 
 class EventsOut(BaseModel):
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "table_id": "5f0c8e2a9b7d4c1e3a6f8b20",
-                    "head": 2,
-                    "events": [
-                        {**_EVENT, "version": 1, "command_id": "setup", "seat": -1, "event": None},
-                        _EVENT,
-                    ],
-                }
-            ]
+    model_config = _example(
+        {
+            "table_id": _TABLE,
+            "head": 2,
+            "events": [
+                {**_EVENT, "version": 1, "command_id": "setup", "seat": -1, "event": None},
+                _EVENT,
+            ],
         }
     )
 
@@ -283,24 +257,20 @@ class EventsOut(BaseModel):
 
 
 class ReplayOut(BaseModel):
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "table_id": "5f0c8e2a9b7d4c1e3a6f8b20",
-                    "at": 2,
-                    "seat": None,
-                    "view": {"phase": "choose_start", "round": 0, "players": ["..."]},
-                    "outcome": {
-                        "phase": "choose_start",
-                        "to_act": [1],
-                        "finished": False,
-                        "scores": [0, 0],
-                        "winners": [],
-                        "breakdown": {},
-                    },
-                }
-            ]
+    model_config = _example(
+        {
+            "table_id": _TABLE,
+            "at": 2,
+            "seat": None,
+            "view": {"phase": "choose_start", "round": 0, "players": ["..."]},
+            "outcome": {
+                "phase": "choose_start",
+                "to_act": [1],
+                "finished": False,
+                "scores": [0, 0],
+                "winners": [],
+                "breakdown": {},
+            },
         }
     )
 
@@ -312,22 +282,18 @@ class ReplayOut(BaseModel):
 
 
 class AuditOut(BaseModel):
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [
-                {
-                    "table_id": "5f0c8e2a9b7d4c1e3a6f8b20",
-                    "ok": True,
-                    "chain_ok": True,
-                    "first_bad_version": 0,
-                    "reexecution_checked": True,
-                    "reexecution_ok": True,
-                    "detail": "",
-                    "head_version": 241,
-                    "head_hash": _HASH,
-                    "seed": _HASH,
-                }
-            ]
+    model_config = _example(
+        {
+            "table_id": _TABLE,
+            "ok": True,
+            "chain_ok": True,
+            "first_bad_version": 0,
+            "reexecution_checked": True,
+            "reexecution_ok": True,
+            "detail": "",
+            "head_version": 241,
+            "head_hash": _HASH,
+            "seed": _HASH,
         }
     )
 
@@ -344,11 +310,7 @@ class AuditOut(BaseModel):
 
 
 class HealthOut(BaseModel):
-    model_config = ConfigDict(
-        json_schema_extra={
-            "examples": [{"status": "ready", "checks": {"redis": "ok", "engine:harvest": "ok"}}]
-        }
-    )
+    model_config = _example({"status": "ready", "checks": {"redis": "ok", "engine:harvest": "ok"}})
 
     status: str
     checks: dict[str, str] = Field(default_factory=dict)
