@@ -109,6 +109,15 @@ def test_fertilizer_stops_at_nine() -> None:
     )
 
 
+def test_filling_a_full_bucket_is_refused() -> None:
+    """Fill Your Bucket: the Water Token cannot move onto the Bucket, so a full Bucket
+    has nothing to fill and the purchase (which would only cost a Coin) is refused."""
+    state = resolving(with_player(started(), 0, water=2, bucket=3, coins=1), 0, ("purchase", 1))
+    fill = command(purchase=pb.Purchase(item="fill_bucket", payment=pb.Payment(coins=1)))
+    assert refused(state, 0, fill) == "purchase.bucket_full"
+    assert all(c.purchase.item != "fill_bucket" for c in ENGINE.legal_commands(state, 0))
+
+
 # --- Fields ----------------------------------------------------------------------------
 
 
@@ -156,6 +165,20 @@ def test_a_tended_crop_with_no_space_returns_to_the_supply() -> None:
     assert [e.WhichOneof("kind") for e in events] == ["crop_returned"]
     assert state.steps[-1].owed == ""
     assert sum(1 for c in state.players[0].crops if c.kind == "strawberry") == 2
+
+
+def test_tending_a_crop_with_no_space_for_its_new_tile_is_refused() -> None:
+    """Tend: a tended crop with no legal space would go back to the Supply; the first
+    one is refused instead of taking Water for nothing (a choice, see RULES.md)."""
+    farm = (crop("pumpkin", (0, 0), (1, 0), (1, 1)), crop("wheat", (2, 0), (3, 0), (4, 0)))
+    state = with_player(started(), 0, crops=farm, water=3, bucket=4, character="floyd")
+    state = with_player(state, 0, forests=((0, 2), (2, 2), (4, 2)), buildings=())
+    state = resolving(state, 0, mode="tend")
+    legal = ENGINE.legal_commands(state, 0)
+    assert all(c.tend_crop.crop != "pumpkin" for c in legal)
+    nowhere = command(tend_crop=pb.TendCrop(crop="pumpkin", cells=[]))
+    assert refused(state, 0, nowhere) == "tend.bad_spot"
+    assert state.players[0].water == 3
 
 
 def test_a_bush_holds_one_blueberry_until_harvested() -> None:
@@ -288,6 +311,19 @@ def test_each_trade_is_performed_before_the_next_is_paid() -> None:
     _, state = run(state, 0, second)
     assert [[t.kind for t in s.tasks] for s in state.steps] == [[], ["clear_land_no_die"]]
     assert state.players[0].fertilizer == 0 and state.players[0].seeds[0] == 1
+
+
+def test_the_trades_coin_may_be_taken_without_upgrading() -> None:
+    """Trading Post › upgrade a Seed and gain a Coin: two benefits of the trade's step,
+    taken in any order; the Coin stands even if the upgrade is given up (RULES.md)."""
+    state = with_player(started(), 0, seeds=(1, 0, 0, 0), coins=0)
+    state = resolving(state, 0, ("trade", 1))
+    trade = command(trade=pb.Trade(give="seed", seed="wheat", action="upgrade_seed"))
+    _, state = run(state, 0, trade)
+    coin = [t.kind for t in state.steps[-1].tasks].index("coin")
+    _, state = run(state, 0, command(take_benefit=pb.TakeBenefit(task=coin)))
+    _, state = run(state, 0, command(finish=pb.Finish()))
+    assert (state.players[0].coins, state.players[0].seeds) == (1, (0, 0, 0, 0))
 
 
 def test_trading_for_clear_land_does_not_roll_the_die() -> None:
