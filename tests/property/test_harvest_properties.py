@@ -27,7 +27,9 @@ from engines.core.canonical import digest
 from engines.core.contract import TableConfig
 from engines.core.errors import RuleViolation
 from engines.core.play import Table, fold, reexecute
+from engines.harvest.content import content
 from engines.harvest.engine import ENGINE
+from engines.harvest.rules import forest_blocks, supply_left
 from engines.harvest.state import HarvestState
 from proto import harvest_pb2 as pb
 
@@ -122,6 +124,22 @@ def _check_secrets(table: Table, events: bool) -> None:
                     assert name.encode() not in event.SerializeToString()
 
 
+def _check_tracks_and_fields(state: HarvestState) -> None:
+    """Limits the rulebook states: Water below the Bucket, Bucket at most 10, Fertilizer
+    at most 9, nothing negative, no Supply overdrawn, and no two tiles on one field space."""
+    c = content()
+    for player in state.players:
+        assert 0 <= player.water < player.bucket <= c.max_bucket
+        assert 0 <= player.fertilizer <= c.max_fertilizer
+        assert player.coins >= 0 and player.points >= 0 and min(player.seeds) >= 0
+        tiles = [forest_blocks((f,)) for f in player.forests]
+        tiles += [b.cells for b in player.buildings] + [x.cells for x in player.crops]
+        covered = [cell for tile in tiles for cell in tile]
+        assert len(covered) == len(set(covered)) and set(covered) <= c.grid.cells
+    for piece in ("wheat", "strawberry", "bush", "berry", "pumpkin"):
+        assert supply_left(state, piece) >= 0
+
+
 def _pick(legal: list[pb.Command], rnd: random.Random) -> pb.Command:
     """Mostly keep acting, so games reach deep into the rules before finishing."""
     acting = [c for c in legal if c.WhichOneof("kind") != "finish"]
@@ -144,6 +162,7 @@ def _play(seats: int, seed: int, deep: bool) -> Table:
         assert outcome.to_act, outcome.phase
         if deep or table.state.phase == "choose_start":
             _check_secrets(table, events=table.state.phase == "choose_start")
+        _check_tracks_and_fields(table.state)
         seat = rnd.choice(outcome.to_act)
         legal = ENGINE.legal_commands(table.state, seat)
         assert legal, (outcome.phase, table.state.steps)
