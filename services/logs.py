@@ -62,7 +62,9 @@ def configure_logging(service: str, level: str | int = "info") -> None:
         ],
         wrapper_class=structlog.make_filtering_bound_logger(numeric),
         logger_factory=structlog.PrintLoggerFactory(sys.stderr),
-        cache_logger_on_first_use=False,
+        # Each process configures once, before its first log line, so a logger may keep
+        # its bound pipeline instead of rebuilding it on every call.
+        cache_logger_on_first_use=True,
     )
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(

@@ -49,7 +49,7 @@ class Gateway:
     metrics: GatewayMetrics
 
 
-def get_gateway(request: Request) -> Gateway:
+async def get_gateway(request: Request) -> Gateway:
     gateway: Gateway = request.app.state.gateway
     return gateway
 

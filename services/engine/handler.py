@@ -230,9 +230,11 @@ class TableHost:
 
     # -- loading --------------------------------------------------------------------
 
-    async def load(self, table_id: str) -> LoadedTable:
-        """The state at the current head; raises ``TableNotFound``."""
-        head = await self.store.head(table_id)
+    async def load(self, table_id: str, head: Head | None = None) -> LoadedTable:
+        """The state at the current head (``head`` when the caller just read it); raises
+        ``TableNotFound``."""
+        if head is None:
+            head = await self.store.head(table_id)
         cached = self._cache.get(table_id)
         if cached is not None and cached.version == head.version and cached.head == head:
             self._cache.move_to_end(table_id)
@@ -323,16 +325,20 @@ class TableHost:
             return _rejected("table.not_found", "no table has that id")
         if not _COMMAND_ID.match(envelope.command_id):
             return _rejected("command.malformed", "command_id must be 1-128 printable characters")
-        previous = await self.store.outcome(envelope.table_id, envelope.command_id)
-        if previous is not None:
-            return _reply(previous, duplicate=True)
+        seen, head = await self._seen_and_head(envelope.table_id, envelope.command_id)
+        if seen:
+            previous = await self.store.outcome(envelope.table_id, envelope.command_id)
+            if previous is not None:
+                return _reply(previous, duplicate=True)
         try:
             command = self._parse_command(envelope.payload)
         except BadRequest as bad:
             return await self._reject(envelope, "command.malformed", str(bad))
         for _ in range(self.conflict_retries):
             try:
-                loaded = await self.load(envelope.table_id)
+                if head is None:
+                    raise TableNotFound(envelope.table_id)
+                loaded = await self.load(envelope.table_id, head)
             except TableNotFound:
                 return _rejected("table.not_found", f"no table {envelope.table_id!r}")
             if not 0 <= envelope.seat < loaded.meta.seats:
@@ -367,12 +373,25 @@ class TableHost:
                 return _rejected("command.invalid", "the rules cannot decide this command")
             try:
                 return await self._append(envelope, command, loaded, events)
-            except VersionConflict:
+            except VersionConflict as conflict:
                 self.forget(envelope.table_id)
+                head = conflict.head
                 log.info("command.conflict_retry", at=loaded.version)
         return _rejected(
             "version.conflict", "the table kept changing; send the command again", details={}
         )
+
+    async def _seen_and_head(self, table_id: str, command_id: str) -> tuple[bool, Head | None]:
+        """Whether ``command_id`` was decided on this table before, and the table's head
+        (``None``: no such table), in one round trip: both keys share the table's slot."""
+        keys = self.store.keys(table_id)
+        pipe = self.store.redis.pipeline(transaction=False)
+        pipe.hexists(keys.cmds, command_id)
+        pipe.hmget(keys.meta, ["version", "hash"])
+        seen, (version, hash_) = await pipe.execute()
+        if version is None or hash_ is None:
+            return bool(seen), None
+        return bool(seen), Head(int(version), hash_ if isinstance(hash_, bytes) else hash_.encode())
 
     def _parse_command(self, payload: bytes) -> Message:
         try:
