@@ -20,6 +20,7 @@ slots evenly among them: the smallest real Redis Cluster, for tests of cross-slo
 
 from __future__ import annotations
 
+import abc
 import contextlib
 import importlib.util
 import os
@@ -41,6 +42,7 @@ __all__ = [
     "RedisCluster",
     "RedisServer",
     "RedisServerError",
+    "Started",
     "find_server_binary",
     "free_port",
     "redis_url_or_private",
@@ -116,7 +118,29 @@ def free_port(*, cluster_bus: bool = False) -> int:
     raise RedisServerError("no free loopback port found")
 
 
-class RedisServer:
+class Started(abc.ABC):
+    """``with Thing(...) as thing:`` for whatever runs between ``start()`` and ``stop()``
+    (a server, a cluster, a stack of services): stopped however the block ends."""
+
+    @abc.abstractmethod
+    def start(self) -> Self: ...
+
+    @abc.abstractmethod
+    def stop(self) -> None: ...
+
+    def __enter__(self) -> Self:
+        return self.start()
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+
+class RedisServer(Started):
     """A private ``redis-server`` on 127.0.0.1, started and stopped by this process.
 
     ``with RedisServer() as server: ... server.url ...``. With ``data_dir`` the AOF lives
@@ -270,17 +294,6 @@ class RedisServer:
             shutil.rmtree(self._temp_dir, ignore_errors=True)
             self._temp_dir = None
 
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.stop()
-
 
 def _terminate(process: subprocess.Popen[bytes]) -> None:
     process.terminate()
@@ -302,7 +315,7 @@ def redis_url_or_private(data_dir: Path | None = None) -> Iterator[str]:
         yield server.url
 
 
-class RedisCluster:
+class RedisCluster(Started):
     """``nodes`` cluster-enabled masters on loopback, slots split evenly, no replicas.
 
     Formed with CLUSTER ADDSLOTSRANGE and CLUSTER MEET (no ``redis-cli`` needed);
@@ -384,17 +397,6 @@ class RedisCluster:
         for server in self.servers:
             server.stop()
         self.servers = []
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.stop()
 
 
 def _slot_range(index: int, nodes: int) -> tuple[int, int]:

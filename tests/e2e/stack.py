@@ -12,12 +12,11 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from types import TracebackType
 from typing import Self
 
 import httpx
 
-from services.redis_server import free_port
+from services.redis_server import Started, free_port
 
 __all__ = ["Stack", "StackError"]
 
@@ -28,7 +27,7 @@ class StackError(RuntimeError):
     """A process of the stack did not start; carries the tail of its log."""
 
 
-class Stack:
+class Stack(Started):
     """``with Stack(redis_url) as stack: ... stack.url ...``"""
 
     def __init__(
@@ -128,14 +127,3 @@ class Stack:
                 process.kill()
                 process.wait()
         self.processes.clear()
-
-    def __enter__(self) -> Self:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.stop()
