@@ -47,12 +47,14 @@ def options_for(task: Task) -> tuple[str, ...]:
     return ("",)
 
 
-def roll_die(seat: int, rng: Rng) -> list[pb.Event]:
-    """Roll the Forest Die; the face's benefit waits to be taken (or re-rolled)."""
+def roll_die(seat: int, rng: Rng, again: bool = False) -> list[pb.Event]:
+    """Roll the Forest Die and "gain the benefit rolled": the face's benefit opens a step
+    of its own, taken (or re-rolled, or given up) before anything else; a re-roll
+    (``again``) puts the new face in that same step."""
     face = rng.below(len(content().die_faces))
     return [
         wrap(forest_die_rolled=pb.ForestDieRolled(seat=seat, face=face)),
-        granted(seat, "forest_die", [(f"die:{face}", 1)], new_step=False),
+        granted(seat, "forest_die", [(f"die:{face}", 1)], new_step=not again),
     ]
 
 
@@ -100,5 +102,5 @@ def reroll_die(state: HarvestState, cmd: pb.RerollDie, seat: int, rng: Rng) -> l
     return [
         resources(seat, "reroll", rerolls=-1),
         resolved(seat, cmd.task),
-        *roll_die(seat, rng),
+        *roll_die(seat, rng, again=True),
     ]

@@ -125,15 +125,18 @@ def test_storehouse_upgrades_three_seeds() -> None:
 
 
 def test_lookout_tower_rolls_three_times_without_clearing() -> None:
-    """Lookout Tower: roll the Forest Die 3 times; no land is cleared."""
+    """Lookout Tower: roll the Forest Die 3 times, gaining each roll's benefit; no land
+    is cleared."""
     state = built("lookout_tower")
     rolls = 0
     for _ in range(3):
         events, state = run(state, 0, command(take_benefit=pb.TakeBenefit(task=0)), version=rolls)
         rolls += sum(1 for e in events if e.HasField("forest_die_rolled"))
-        die = [i for i, t in enumerate(state.steps[-1].tasks) if t.kind.startswith("die:")]
-        _, state = run(state, 0, command(take_benefit=pb.TakeBenefit(task=die[0])))
+        assert [t.kind[:4] for t in state.steps[-1].tasks] == ["die:"]
+        _, state = run(state, 0, command(take_benefit=pb.TakeBenefit(task=0)))
+        _, state = run(state, 0, command(finish=pb.Finish()))
     assert rolls == 3 and len(state.players[0].forests) == 6
+    assert [t.kind for t in state.steps[-1].tasks] == []
 
 
 @pytest.mark.parametrize("building", ["reed_pond", "sawmill"])

@@ -154,9 +154,11 @@ def test_lucky_farmhouse_rerolls_the_forest_die_once_a_round() -> None:
         state, 0, command(clear_land=pb.ClearLand(forest=forest, payment=pb.Payment(coins=2)))
     )
     die = next(i for i, t in enumerate(state.steps[-1].tasks) if t.kind.startswith("die:"))
+    depth = len(state.steps)
     _, state = run(state, 0, command(reroll_die=pb.RerollDie(task=die)), version=2)
     assert state.players[0].rerolls == 0
-    assert sum(1 for t in state.steps[-1].tasks if t.kind.startswith("die:")) == 1
+    assert len(state.steps) == depth
+    assert [t.kind[:4] for t in state.steps[-1].tasks] == ["die:"]
     assert not [c for c in ENGINE.legal_commands(state, 0) if c.HasField("reroll_die")]
 
 

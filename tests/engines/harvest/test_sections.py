@@ -253,6 +253,29 @@ def test_clear_land_reveals_into_the_highest_empty_space_and_rolls_the_die() -> 
     assert after.workshop == ("a", "b", "c", "d", "e", "f")
 
 
+def test_the_forest_die_benefit_is_gained_before_the_next_workshop_action() -> None:
+    """Clear Land: "Finally, roll the Forest Die ... Gain the benefit rolled." The roll
+    is part of Clear Land, so its benefit is gained (or given up) before another Workshop
+    action: a Water rolled with a full Bucket cannot wait for a Bucket upgrade."""
+    state = with_player(started(), 0, coins=3, water=2, bucket=3, character="floyd")
+    state = resolving(state, 0, ("workshop", 2))
+    forest = cells(state.players[0].forests[0])[0]
+    clear = command(clear_land=pb.ClearLand(forest=forest, payment=pb.Payment(coins=2)))
+    events, state = run(state, 0, clear)
+    granted = [e.tasks_granted for e in events if e.HasField("tasks_granted")]
+    assert [(g.source, g.new_step) for g in granted] == [("forest_die", True)]
+    assert [[t.kind for t in s.tasks] for s in state.steps] == [
+        ["workshop"],
+        [state.steps[-1].tasks[0].kind],
+    ]
+    upgrade = command(upgrade_bucket=pb.UpgradeBucket(payment=pb.Payment(coins=1)))
+    assert refused(state, 0, upgrade) == "upgrade.none"
+    _, state = run(state, 0, command(take_benefit=pb.TakeBenefit(task=0)))
+    _, state = run(state, 0, command(finish=pb.Finish()))
+    _, state = run(state, 0, upgrade)
+    assert state.players[0].bucket == 4 and state.players[0].water == 2
+
+
 def test_building_costs_its_row_covers_crops_and_triggers_when_built() -> None:
     """Build: pay the row's cost, a cleared 2x2 (crops under it are lost), then its action."""
     state = with_player(
