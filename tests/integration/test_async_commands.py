@@ -10,7 +10,7 @@ import sys
 import textwrap
 import time
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -107,6 +107,12 @@ def command_ids_in_log(log: list[common_pb2.StoredEvent]) -> list[str]:
     return [e.command_id for e in log if e.command]
 
 
+async def dead_letters(store: EventStore, table_id: str) -> list[dict[bytes, bytes]]:
+    """The fields of the shard's dead letters, as the bytes client returns them."""
+    entries = await store.redis.xrange(store.keys(table_id).dead) or []
+    return [cast(dict[bytes, bytes], fields) for _, fields in entries]
+
+
 async def test_commands_apply_once_in_order_when_a_consumer_dies_before_acking(
     private_redis_url: str, host: TableHost, table_id: str
 ) -> None:
@@ -192,9 +198,9 @@ async def test_a_command_that_keeps_failing_goes_to_the_dead_letters(
             return await store.outcome(table_id, "good-2") is not None
 
         await run_until(consumer, settled)
-        dead = await redis.xrange(store.keys(table_id).dead)
+        dead = await dead_letters(store, table_id)
         assert len(dead) == 1
-        letter = dead[0][1]
+        letter = dead[0]
         assert common_pb2.CommandEnvelope.FromString(letter[b"env"]).command_id == "poison"
         assert b"this command breaks the host" in letter[b"reason"]
         assert await pending(store, table_id) == 0
@@ -221,7 +227,7 @@ async def test_what_cannot_be_handled_is_a_dead_letter_at_once(
         return int(await store.redis.xlen(store.keys(table_id).dead)) >= 2
 
     await run_until(consumer, both_dead)
-    reasons = [f[b"reason"] for _, f in await store.redis.xrange(store.keys(table_id).dead)]
+    reasons = [f[b"reason"] for f in await dead_letters(store, table_id)]
     assert reasons[-2] == b"envelope.malformed"
     assert reasons[-1].startswith(b"table.not_found")
     assert await pending(store, table_id) == 0
@@ -244,8 +250,7 @@ async def test_other_games_commands_are_left_to_their_engines(
     await run_until(consumer, mine_done)
     assert await store.outcome(table_id, "not-mine") is None
     assert await pending(store, table_id) == 0
-    dead = await store.redis.xrange(store.keys(table_id).dead)
-    assert all(b"not-mine" not in f[b"env"] for _, f in dead)
+    assert all(b"not-mine" not in f[b"env"] for f in await dead_letters(store, table_id))
 
 
 async def test_a_stale_expected_version_is_recorded_as_the_outcome(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from redis.asyncio.cluster import RedisCluster as ClusterClient
@@ -35,6 +36,13 @@ def own_cluster_url() -> Iterator[str]:
         yield cluster.url
     finally:
         cluster.stop()
+
+
+async def status_view(store: EventStore, table_id: str) -> Any:
+    """The table's status read model, decoded from the JSON the projector stored."""
+    stored = await store.redis.hget(store.keys(table_id).view("status"), "json")
+    assert isinstance(stored, bytes), stored
+    return json.loads(stored)
 
 
 async def test_a_game_sent_to_the_command_streams_is_played_and_projected(
@@ -73,10 +81,10 @@ async def test_a_game_sent_to_the_command_streams_is_played_and_projected(
             lag = await projector.lag()
             if lag["entries_behind"] == 0 and lag["pending"] == 0:
                 break
-        status = json.loads(await redis.hget(store.keys(table_id).view("status"), "json"))
+        status = await status_view(store, table_id)
         assert status["finished"] and status["version"] == len(log)
         assert await projector.rebuild() >= 1
-        rebuilt = json.loads(await redis.hget(store.keys(table_id).view("status"), "json"))
+        rebuilt = await status_view(store, table_id)
         assert rebuilt == status
     finally:
         await redis.aclose()

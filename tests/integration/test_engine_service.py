@@ -324,7 +324,7 @@ async def test_a_bug_in_the_rules_is_a_rejection_that_is_not_recorded(
     try:
         await host.create_table(create_request(table_id))
         seat, command = scripted_game(table_id)[0]
-        broken = TableHost(host.store, _BrokenRules())  # type: ignore[arg-type]
+        broken = TableHost(host.store, _BrokenRules())
         reply = await broken.execute(envelope(table_id, "c1", seat, command))
         assert reply.rejected.code == "command.invalid"
         assert await host.store.outcome(table_id, "c1") is None

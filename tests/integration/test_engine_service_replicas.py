@@ -6,6 +6,7 @@ import asyncio
 import json
 import pickle
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import grpc
@@ -14,10 +15,11 @@ import pytest
 from engines.core.canonical import digest, message_bytes
 from engines.core.contract import TableConfig
 from engines.core.play import Table
-from proto import engine_pb2, engine_pb2_grpc
+from proto import common_pb2, engine_pb2, engine_pb2_grpc
 from services.config import Settings
 from services.engine.handler import TableHost, fold_stored
 from services.engine.server import start
+from services.eventstore import Appended, Head
 from tests.integration.test_engine_service_support import (
     FREUNDE,
     ROUND_LIMIT,
@@ -51,7 +53,7 @@ def two_orderable_commands(table_id: str, seats: int) -> tuple[int, Any, Any]:
 
 
 async def test_a_replica_that_loses_the_race_reloads_and_appends_after_the_winner(
-    redis_url: str, table_id: str
+    redis_url: str, table_id: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """B decides on a stale state, A appends first; B reloads, decides again and follows A."""
     a = await open_host(redis_url)
@@ -63,14 +65,16 @@ async def test_a_replica_that_loses_the_race_reloads_and_appends_after_the_winne
         real_append = b.store.append
         attempts: list[int] = []
 
-        async def append_after_a(table: str, command_id: str, expected: Any, events: Any) -> Any:
+        async def append_after_a(
+            table: str, command_id: str, expected: Head, events: Sequence[common_pb2.StoredEvent]
+        ) -> Appended:
             attempts.append(expected.version)
             if len(attempts) == 1:
                 won = await a.execute(envelope(table_id, "from-a", seat, first))
                 assert won.HasField("accepted")
             return await real_append(table, command_id, expected, events)
 
-        b.store.append = append_after_a  # type: ignore[method-assign]
+        monkeypatch.setattr(b.store, "append", append_after_a)
         lost = await b.execute(envelope(table_id, "from-b", seat, second))
         assert lost.HasField("accepted"), lost
         log = await a.store.read(table_id)
@@ -132,7 +136,9 @@ async def full_fold_digest(host: TableHost, table_id: str) -> str:
     return digest(fold_stored(FREUNDE, FREUNDE.initial_state(), await host.store.read(table_id)))
 
 
-async def test_a_fresh_replica_starts_from_the_snapshot(redis_url: str, table_id: str) -> None:
+async def test_a_fresh_replica_starts_from_the_snapshot(
+    redis_url: str, table_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Snapshots are written every K events and give the same state as the whole log."""
     writer = await open_host(redis_url, snapshot_every=5)
     reader = await open_host(redis_url)
@@ -144,11 +150,13 @@ async def test_a_fresh_replica_starts_from_the_snapshot(redis_url: str, table_id
         reads: list[int] = []
         real_read = reader.store.read
 
-        async def spied_read(table: str, after: int = 0, count: int | None = None) -> Any:
+        async def spied_read(
+            table: str, after: int = 0, count: int | None = None
+        ) -> list[common_pb2.StoredEvent]:
             reads.append(after)
             return await real_read(table, after=after, count=count)
 
-        reader.store.read = spied_read  # type: ignore[method-assign]
+        monkeypatch.setattr(reader.store, "read", spied_read)
         loaded = await reader.load(table_id)
         assert reads == [snapshot[0]]
         assert digest(loaded.state) == await full_fold_digest(reader, table_id)
