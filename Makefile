@@ -50,7 +50,7 @@ test: $(STAMP) $(STUBS)
 lint: $(STAMP) $(STUBS)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy engines services gateway benchmarks
+	$(BIN)/mypy engines services gateway benchmarks tests
 
 bench: $(STAMP) $(STUBS)
 	$(BIN)/python -m benchmarks
