@@ -7,6 +7,7 @@ Used by the end-to-end tests and by ``benchmarks/bench_e2e.py``.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -65,14 +66,15 @@ class Stack(Started):
         return env
 
     def _spawn(self, name: str, *args: str) -> None:
-        log = (self.log_dir / f"{name}.log").open("wb")
-        self.processes[name] = subprocess.Popen(
-            [sys.executable, *args],
-            cwd=ROOT,
-            env=self.env(),
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
+        # The child keeps its own copy of the descriptor; ours closes at once.
+        with (self.log_dir / f"{name}.log").open("wb") as log:
+            self.processes[name] = subprocess.Popen(
+                [sys.executable, *args],
+                cwd=ROOT,
+                env=self.env(),
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
 
     def log_tail(self, name: str, lines: int = 40) -> str:
         path = self.log_dir / f"{name}.log"
@@ -100,10 +102,9 @@ class Stack(Started):
         while time.monotonic() < deadline:
             for name, process in self.processes.items():
                 if process.poll() is not None:
+                    tail = self.log_tail(name)
                     self.stop()
-                    raise StackError(
-                        f"{name} exited with {process.returncode}:\n{self.log_tail(name)}"
-                    )
+                    raise StackError(f"{name} exited with {process.returncode}:\n{tail}")
             try:
                 reply = httpx.get(f"{self.url}/readyz", timeout=2.0)
                 if reply.status_code == 200:
@@ -127,3 +128,5 @@ class Stack(Started):
                 process.kill()
                 process.wait()
         self.processes.clear()
+        # A start that failed has already put the logs' tails into its StackError.
+        shutil.rmtree(self.log_dir, ignore_errors=True)
