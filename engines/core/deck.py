@@ -6,14 +6,18 @@ Drawing, burying and reshuffling return new tuples, so deck order lives in state
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TypeVar
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, TypeVar
 
 from engines.core.rng import Rng
 
-__all__ = ["bury", "draw", "draw_with_reshuffle", "shuffled"]
+if TYPE_CHECKING:
+    from _typeshed import SupportsRichComparison
+
+__all__ = ["bury", "draw", "draw_random", "draw_with_reshuffle", "shuffled"]
 
 T = TypeVar("T")
+K = TypeVar("K", bound="SupportsRichComparison")
 
 
 def shuffled(cards: Sequence[T], rng: Rng) -> tuple[T, ...]:
@@ -49,3 +53,16 @@ def draw_with_reshuffle(
         more, rest = draw(rest, n - len(drawn))
         drawn = (*drawn, *more)
     return drawn, rest, discard
+
+
+def draw_random(pool: Iterable[K], n: int, rng: Rng) -> tuple[K, ...]:
+    """Up to ``n`` different pieces picked at random, one by one, from an unordered pool.
+
+    For face-down stacks whose order is never stored: the pool is sorted first, so a
+    draw depends only on what is in it, and each pick is one ``rng.below`` over what
+    is left (a single pick is exactly ``rng.choice`` of the sorted pool).
+    """
+    if n < 0:
+        raise ValueError("cannot draw a negative number of pieces")
+    left = sorted(pool)
+    return tuple(left.pop(rng.below(len(left))) for _ in range(min(n, len(left))))

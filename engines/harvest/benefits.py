@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from functools import cache
+
+from engines.core.dice import Die
 from engines.core.rng import Rng
 from engines.harvest import codes
 from engines.harvest.buildings import end_game_points
@@ -47,11 +50,17 @@ def options_for(task: Task) -> tuple[str, ...]:
     return ("",)
 
 
+@cache
+def forest_die() -> Die[int]:
+    """Components › Forest Die: its faces, by their index in the die's data."""
+    return Die(tuple(range(len(content().die_faces))))
+
+
 def roll_die(seat: int, rng: Rng, again: bool = False) -> list[pb.Event]:
     """Roll the Forest Die and "gain the benefit rolled": the face's benefit opens a step
     of its own, taken (or re-rolled, or given up) before anything else; a re-roll
     (``again``) puts the new face in that same step."""
-    face = rng.below(len(content().die_faces))
+    face = forest_die().roll(rng)
     return [
         wrap(forest_die_rolled=pb.ForestDieRolled(seat=seat, face=face)),
         granted(seat, "forest_die", [(f"die:{face}", 1)], new_step=not again),

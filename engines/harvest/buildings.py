@@ -8,7 +8,7 @@ from engines.core.polyomino import adjacent
 from engines.harvest import codes
 from engines.harvest.content import TaskSpec, content
 from engines.harvest.events import granted, resolved
-from engines.harvest.rules import acting_step
+from engines.harvest.rules import acting_step, water_track
 from engines.harvest.state import Crop, HarvestState, Player
 from proto import harvest_pb2 as pb
 
@@ -80,7 +80,7 @@ def end_game_points(state: HarvestState, seat: int, building: str) -> int:
     if kind == "end_game_buildings":
         return per * sum(1 for b in player.buildings if c.end_game_rule(b.building))
     if kind == "full_bucket":
-        return per if player.water == player.bucket - 1 else 0
+        return per if water_track(player).room(player.water) == 0 else 0
     if kind == "fertilizer":
         return per * player.fertilizer
     if kind == "forests":

@@ -10,7 +10,13 @@ from engines.harvest import codes
 from engines.harvest.characters import extra_field_action, plant_discount
 from engines.harvest.content import content
 from engines.harvest.events import cell_numbers, cells_of, granted, resolved, resources, wrap
-from engines.harvest.rules import acting_step, empty_cells, seed_count, supply_left
+from engines.harvest.rules import (
+    acting_step,
+    empty_cells,
+    fertilizer_track,
+    seed_count,
+    supply_left,
+)
 from engines.harvest.state import HarvestState, Player
 from proto import harvest_pb2 as pb
 
@@ -191,7 +197,7 @@ def harvest(state: HarvestState, seat: int) -> list[pb.Event]:
     picked += ["blueberry" for x in player.crops if x.berry]
     points = sum(c.crop(k).points for k in picked)
     fertilizer = sum(c.crop(k).harvest_fertilizer for k in picked)
-    fertilizer = min(fertilizer, c.max_fertilizer - player.fertilizer)
+    fertilizer = min(fertilizer, fertilizer_track().room(player.fertilizer))
     events = [wrap(crops_harvested=pb.CropsHarvested(seat=seat))]
     if picked:
         events.append(

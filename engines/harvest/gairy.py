@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engines.core.deck import draw_random
 from engines.core.rng import Rng
 from engines.harvest.content import Space, content
 from engines.harvest.events import wrap
@@ -31,11 +32,12 @@ def _place_one(state: HarvestState, rng: Rng) -> list[pb.Event]:
     c = content()
     events: list[pb.Event] = []
     while True:
-        pool = sorted(t for t, _, _ in c.gairy_tiles if t not in state.gairy_revealed)
-        if not pool:
+        unseen = (t for t, _, _ in c.gairy_tiles if t not in state.gairy_revealed)
+        picked = draw_random(unseen, 1, rng)
+        if not picked:
             placed = wrap(worker_placed=pb.WorkerPlaced(seat=-1, space="", gairy_tile=0))
             return [*events, placed]
-        tile = rng.choice(pool)
+        (tile,) = picked
         space = gairy_space(state, *c.gairy_tile(tile))
         drawn = wrap(gairy_tile_drawn=pb.GairyTileDrawn(tile=tile, space=space.id if space else ""))
         events.append(drawn)

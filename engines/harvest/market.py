@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from engines.core.deck import draw_random
 from engines.core.rng import Rng
 from engines.harvest.content import TaskSpec, content
 from engines.harvest.state import HarvestState
@@ -36,8 +37,8 @@ def market_spaces(state: HarvestState) -> dict[str, MarketSpace]:
 def _next(state: HarvestState, rng: Rng, tiles: tuple[str, ...], board: str, top: str) -> str:
     if top == board or state.market_left <= 0:
         return board
-    pool = sorted(t for t in tiles if t not in state.market_seen)
-    return rng.choice(pool) if pool else board
+    drawn = draw_random((t for t in tiles if t not in state.market_seen), 1, rng)
+    return drawn[0] if drawn else board
 
 
 def next_market_tiles(state: HarvestState, rng: Rng) -> tuple[str, str]:

@@ -5,7 +5,10 @@ Each function names the rulebook section it follows.
 
 from __future__ import annotations
 
+from functools import cache
+
 from engines.core.polyomino import Cell
+from engines.core.track import Track
 from engines.harvest import codes
 from engines.harvest.characters import pays_with_goods
 from engines.harvest.content import Space, TaskSpec, content
@@ -15,9 +18,12 @@ from engines.harvest.state import HarvestState, Player, Step
 from proto import harvest_pb2 as pb
 
 __all__ = [
+    "REROLL_TRACK",
     "SEED_FIELDS",
     "acting_step",
+    "bucket_track",
     "empty_cells",
+    "fertilizer_track",
     "gain",
     "is_open",
     "pay",
@@ -28,9 +34,30 @@ __all__ = [
     "spaces_in_play",
     "supply_left",
     "top_step",
+    "water_track",
 ]
 
 SEED_FIELDS = ("wheat", "strawberry", "blueberry", "pumpkin")
+
+REROLL_TRACK = Track(0, 1)
+"""Forest Die re-roll Farmhouse: one re-roll held at a time (refreshed each Sunrise)."""
+
+
+@cache
+def bucket_track() -> Track:
+    """Farm Board › Bucket: from the starting 3 up to 10."""
+    return Track(content().start_bucket, content().max_bucket)
+
+
+@cache
+def fertilizer_track() -> Track:
+    """Farm Board › Fertilizer: 0 to 9."""
+    return Track(0, content().max_fertilizer)
+
+
+def water_track(player: Player) -> Track:
+    """Farm Board › Water: always below the Bucket marker."""
+    return Track(0, player.bucket - 1)
 
 
 def seed_count(player: Player, seed: str) -> int:
@@ -62,7 +89,6 @@ def gain(state: HarvestState, seat: int, kind: str, amount: int, reason: str) ->
     Tracks stop at their limits (Fertilizer 9, Water below the Bucket, Bucket 10)
     and seeds at what the Supply holds; a gain of nothing records no event.
     """
-    c = content()
     p = state.players[seat]
     delta: dict[str, int] = {}
     if kind == "coin":
@@ -70,15 +96,15 @@ def gain(state: HarvestState, seat: int, kind: str, amount: int, reason: str) ->
     elif kind == "points":
         delta["points"] = amount
     elif kind == "water":
-        delta["water"] = min(amount, p.bucket - 1 - p.water)
+        delta["water"] = min(amount, water_track(p).room(p.water))
     elif kind == "fertilizer":
-        delta["fertilizer"] = min(amount, c.max_fertilizer - p.fertilizer)
+        delta["fertilizer"] = min(amount, fertilizer_track().room(p.fertilizer))
     elif kind == "fill_bucket":
-        delta["water"] = p.bucket - 1 - p.water
+        delta["water"] = water_track(p).room(p.water)
     elif kind == "upgrade_bucket":
-        delta["bucket"] = min(amount, c.max_bucket - p.bucket)
+        delta["bucket"] = min(amount, bucket_track().room(p.bucket))
     elif kind == "reroll":
-        delta["rerolls"] = min(amount, 1 - p.rerolls)
+        delta["rerolls"] = min(amount, REROLL_TRACK.room(p.rerolls))
     elif kind.startswith("seed:"):
         seed = kind.removeprefix("seed:")
         delta[seed] = min(amount, supply_left(state, seed))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from engines.core.deck import shuffled
 from engines.core.rng import Rng
 from engines.harvest import codes
 from engines.harvest.characters import start_bucket
@@ -30,12 +31,12 @@ def set_up(seats: int, options: Mapping[str, Any], rng: Rng) -> list[pb.Event]:
         raise codes.SETUP_SEATS()
     draft = bool(options.get("draft", False))
     first_game = bool(options.get("first_game", False)) and not draft
-    characters = rng.shuffle(c.characters)
-    farmhouses = rng.shuffle([f for f, _ in c.farmhouses])
-    sunrise = rng.shuffle([n for n, _, _ in c.sunrise])
-    combos = rng.shuffle(c.first_game)
+    characters = shuffled(c.characters, rng)
+    farmhouses = shuffled([f for f, _ in c.farmhouses], rng)
+    sunrise = shuffled([n for n, _, _ in c.sunrise], rng)
+    combos = shuffled(c.first_game, rng)
     workshop = [""] * len(c.workshop_slot_costs)
-    building_draw = rng.shuffle(c.buildings)
+    building_draw = shuffled(c.buildings, rng)
     for slot, building in zip(c.workshop_setup_slots, building_draw, strict=False):
         workshop[slot] = building
     large = rng.choice([t for t, _ in c.market_large])

@@ -6,7 +6,14 @@ from engines.harvest import codes
 from engines.harvest.content import content
 from engines.harvest.events import resolved
 from engines.harvest.evolve import evolve
-from engines.harvest.rules import acting_step, gain, pay, supply_left
+from engines.harvest.rules import (
+    acting_step,
+    fertilizer_track,
+    gain,
+    pay,
+    supply_left,
+    water_track,
+)
 from engines.harvest.state import HarvestState
 from proto import harvest_pb2 as pb
 
@@ -31,9 +38,9 @@ def purchase(state: HarvestState, cmd: pb.Purchase, seat: int) -> list[pb.Event]
     if cmd.item not in ITEMS:
         raise codes.PURCHASE_UNKNOWN()
     player = state.players[seat]
-    if cmd.item == "fertilizer" and player.fertilizer >= content().max_fertilizer:
+    if cmd.item == "fertilizer" and fertilizer_track().room(player.fertilizer) <= 0:
         raise codes.PURCHASE_FERTILIZER_FULL()
-    if cmd.item == "fill_bucket" and player.water >= player.bucket - 1:
+    if cmd.item == "fill_bucket" and water_track(player).room(player.water) <= 0:
         raise codes.PURCHASE_BUCKET_FULL()
     if cmd.item in content().seeds and supply_left(state, cmd.item) < 1:
         raise codes.SUPPLY_EMPTY(piece=cmd.item)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engines.core.deck import draw, shuffled
 from engines.core.rng import Rng
 from engines.harvest import codes
 from engines.harvest.characters import sunrise_coin_delta, sunrise_tasks
@@ -47,9 +48,9 @@ def reveal_sunrise(state: HarvestState, rng: Rng, round_number: int) -> pb.Event
     c = content()
     held = {p.sunrise for p in state.players}
     pool = sorted(number for number, _, _ in c.sunrise if number not in held)
-    drawn = rng.shuffle(pool)
-    tiles = sorted(drawn[:3])
-    gairy = drawn[3] if state.gairy_tiles_per_turn and len(drawn) > 3 else 0
+    revealed, rest = draw(shuffled(pool, rng), 3)
+    tiles = sorted(revealed)
+    gairy = rest[0] if state.gairy_tiles_per_turn and rest else 0
     return wrap(
         sunrise_revealed=pb.SunriseRevealed(round=round_number, tiles=tiles, gairy_tile=gairy)
     )

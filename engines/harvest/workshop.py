@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from engines.core.deck import draw_random
 from engines.core.polyomino import Cell
 from engines.core.rng import Rng
 from engines.harvest import codes
@@ -11,7 +12,7 @@ from engines.harvest.benefits import roll_die
 from engines.harvest.characters import builds_free
 from engines.harvest.content import content
 from engines.harvest.events import cell_numbers, granted, resolved, resources, wrap
-from engines.harvest.rules import acting_step, forest_blocks, pay
+from engines.harvest.rules import acting_step, bucket_track, forest_blocks, pay
 from engines.harvest.state import HarvestState, Player, Step
 from proto import harvest_pb2 as pb
 
@@ -49,8 +50,8 @@ def workshop_slot(state: HarvestState) -> int:
 
 def draw_building(state: HarvestState, rng: Rng) -> str:
     """A random building nobody has seen: the stacks and face-down Forests are one pool."""
-    pool = sorted(set(content().buildings) - state.revealed_buildings)
-    return rng.choice(pool) if pool else ""
+    drawn = draw_random(set(content().buildings) - state.revealed_buildings, 1, rng)
+    return drawn[0] if drawn else ""
 
 
 def upgrade_bucket(state: HarvestState, cmd: pb.UpgradeBucket, seat: int) -> list[pb.Event]:
@@ -60,7 +61,7 @@ def upgrade_bucket(state: HarvestState, cmd: pb.UpgradeBucket, seat: int) -> lis
     if index < 0:
         raise codes.UPGRADE_NONE()
     player = state.players[seat]
-    if player.bucket >= content().max_bucket:
+    if bucket_track().room(player.bucket) <= 0:
         raise codes.UPGRADE_BUCKET_MAX()
     price = content().price("upgrade_bucket") if kind == "workshop" else 0
     return [
