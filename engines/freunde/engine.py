@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from engines.core.contract import GameInfo, OptionSpec, Outcome, TableConfig
+from engines.core.deck import bury, draw, shuffled
 from engines.core.errors import RuleViolation
 from engines.core.hexgrid import Hex
 from engines.core.rng import Rng
@@ -178,12 +179,13 @@ def _game_started(s: FreundeState, e: pb.GameStarted) -> FreundeState:
 
 
 def _objectives_dealt(s: FreundeState, e: pb.ObjectivesDealt) -> FreundeState:
-    decks = list(s.decks)
-    for card, kind in zip(e.cards, e.kinds, strict=True):
-        index = kind - 1
-        decks[index] = tuple(c for c in decks[index] if c != card)
+    """Set-up deals in seat order from the top, so each dealt card is its deck's top."""
+    decks = s.decks
+    for kind in e.kinds:
+        _, rest = draw(decks[kind - 1])
+        decks = _set(decks, kind - 1, rest)
     hand = (*s.hands[e.seat], *e.cards)
-    return replace(s, decks=tuple(decks), hands=_set(s.hands, e.seat, hand))
+    return replace(s, decks=decks, hands=_set(s.hands, e.seat, hand))
 
 
 def _turn_started(s: FreundeState, e: pb.TurnStarted) -> FreundeState:
@@ -216,12 +218,12 @@ def _improvement_taken(s: FreundeState, e: pb.ImprovementTaken) -> FreundeState:
 
 
 def _plots_drawn(s: FreundeState, e: pb.PlotsDrawn) -> FreundeState:
-    count = len(e.tiles)
+    _, rest = draw(s.plot_stack, len(e.tiles))
     return replace(
         s,
         actions=(*s.actions, "plot"),
         drawn_plots=tuple(e.tiles),
-        plot_stack=s.plot_stack[count:],
+        plot_stack=rest,
         phase=Phase.PLOT,
     )
 
@@ -231,7 +233,7 @@ def _plot_placed(s: FreundeState, e: pb.PlotPlaced) -> FreundeState:
     return replace(
         s,
         plots=_put(s.plots, wire.hex_of(e.at), e.tile),
-        plot_stack=(*s.plot_stack, *rest),
+        plot_stack=bury(s.plot_stack, rest),
         drawn_plots=(),
         phase=Phase.ACTIONS,
     )
@@ -290,9 +292,10 @@ def _improvement_placed(s: FreundeState, e: pb.ImprovementPlaced) -> FreundeStat
 
 def _objective_drawn(s: FreundeState, e: pb.ObjectiveDrawn) -> FreundeState:
     index = e.kind - 1
+    _, rest = draw(s.decks[index])
     return replace(
         s,
-        decks=_set(s.decks, index, s.decks[index][1:]),
+        decks=_set(s.decks, index, rest),
         hands=_set(s.hands, e.seat, (*s.hands[e.seat], e.card)),
         actions=(*s.actions, "objective"),
     )
@@ -306,7 +309,7 @@ def _objective_returned(s: FreundeState, e: pb.ObjectiveReturned) -> FreundeStat
     actions.reverse()
     return replace(
         s,
-        decks=_set(s.decks, index, (*s.decks[index], e.card)),
+        decks=_set(s.decks, index, bury(s.decks[index], (e.card,))),
         hands=_set(s.hands, e.seat, tuple(c for c in s.hands[e.seat] if c != e.card)),
         actions=tuple(actions),
         returned=_add(s.returned, index, 1),
@@ -521,9 +524,9 @@ class FreundeEngine:
         limit = config.options.get("round_limit", DEFAULT_ROUND_LIMIT)
         if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
             raise RuleViolation("setup.round_limit", "The round limit must be a positive number.")
-        stack = rng.shuffle(sorted(TILES))
+        stack = shuffled(sorted(TILES), rng)
         decks = [
-            rng.shuffle(sorted(c for c, o in OBJECTIVES.items() if o.kind == kind))
+            shuffled(sorted(c for c, o in OBJECTIVES.items() if o.kind == kind), rng)
             for kind in KINDS
         ]
         first = rng.below(config.seats)
@@ -537,10 +540,11 @@ class FreundeEngine:
             round_limit=limit,
         )
         events = [pb.Event(game_started=started)]
+        tops = [draw(deck, config.seats)[0] for deck in decks]
         for seat in range(config.seats):
             dealt = pb.ObjectivesDealt(
                 seat=seat,
-                cards=[deck[seat] for deck in decks],
+                cards=[top[seat] for top in tops],
                 kinds=[wire.kind_code(kind) for kind in KINDS],
             )
             events.append(pb.Event(objectives_dealt=dealt))

@@ -9,10 +9,12 @@ from collections.abc import Iterable
 
 from engines.core import hexgrid
 from engines.core.hexgrid import Hex
+from engines.core.track import Track
 from engines.freunde.content import TILES
 from engines.freunde.state import COLOURS, POND, FreundeState
 
 __all__ = [
+    "STALK",
     "bamboo_at",
     "bamboo_map",
     "colour_at",
@@ -25,7 +27,8 @@ __all__ = [
     "tiles_present",
 ]
 
-MAX_HEIGHT = 4
+# The Gardener and the Panda: a stalk stands from nothing up to 4 sections.
+STALK = Track(0, 4)
 
 
 def plot_map(state: FreundeState) -> dict[Hex, int]:
@@ -85,10 +88,11 @@ def grow(state: FreundeState, wanted: Iterable[tuple[Hex, int]]) -> list[tuple[H
     for h, sections in wanted:
         colour = colour_at(state, h)
         index = COLOURS.index(colour)
-        grown = min(sections, MAX_HEIGHT - heights.get(h, 0), supply[index])
+        height = heights.get(h, 0)
+        grown = min(sections, STALK.room(height), supply[index])
         if grown > 0:
             supply[index] -= grown
-            heights[h] = heights.get(h, 0) + grown
+            heights[h] = STALK.advance(height, grown)
             out.append((h, colour, grown))
     return out
 

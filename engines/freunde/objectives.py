@@ -9,6 +9,7 @@ down, but not flipped), with every plot of it irrigated.
 from __future__ import annotations
 
 from engines.core import hexgrid
+from engines.core.deck import draw
 from engines.core.errors import RuleViolation
 from engines.core.hexgrid import Hex
 from engines.freunde import wire
@@ -152,7 +153,7 @@ def draw_objective(state: FreundeState, seat: int, kind: str) -> list[pb.Event]:
             "objective.deck_cycled",
             "Every card of that deck was already shown by the garden this turn.",
         )
-    card = state.decks[KINDS.index(kind)][0]
+    (card,), _ = draw(state.decks[KINDS.index(kind)])
     code = wire.kind_code(kind)
     events = [pb.Event(objective_drawn=pb.ObjectiveDrawn(seat=seat, kind=code, card=card))]
     if is_shown_by_garden(state, card):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engines.core import hexgrid
+from engines.core.deck import draw
 from engines.core.errors import RuleViolation
 from engines.core.hexgrid import Hex
 from engines.freunde import wire
@@ -49,7 +50,7 @@ def has_plot_spot(state: FreundeState) -> bool:
 
 def draw_plots(state: FreundeState, seat: int) -> list[pb.Event]:
     """Plots: the top three of the stack (fewer when it runs low), seen by the drawer only."""
-    drawn = state.plot_stack[:DRAW_COUNT]
+    drawn, _ = draw(state.plot_stack, DRAW_COUNT)
     return [pb.Event(plots_drawn=pb.PlotsDrawn(seat=seat, tiles=drawn))]
 
 
