@@ -89,9 +89,9 @@ def redis_url(docker_engine: bool) -> Iterator[str]:
         server.stop()
 
 
-@pytest.fixture(scope="session")
-def redis_cluster_url() -> Iterator[str]:
-    """One node's URL of a 3-master Redis Cluster on loopback, for this session."""
+def local_cluster_url() -> Iterator[str]:
+    """Start a 3-master Redis Cluster on loopback, yield one node's URL, stop it after;
+    skip (with the reason) where no cluster can be started."""
     try:
         cluster = RedisCluster(3).start()
     except RedisServerError as error:
@@ -100,6 +100,12 @@ def redis_cluster_url() -> Iterator[str]:
         yield cluster.url
     finally:
         cluster.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_cluster_url() -> Iterator[str]:
+    """One node's URL of a 3-master Redis Cluster on loopback, for this session."""
+    yield from local_cluster_url()
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from services.engine.consumer import CommandConsumer, ConsumerSettings
 from services.engine.handler import TableHost
 from services.eventstore import EventStore, connect
 from services.projector.projector import Projector
-from services.redis_server import RedisCluster, RedisServerError
+from tests.conftest import local_cluster_url
 from tests.integration.test_engine_service_support import (
     FREUNDE,
     SHARDS,
@@ -28,14 +28,7 @@ pytestmark = [pytest.mark.anyio, pytest.mark.integration, pytest.mark.cluster]
 @pytest.fixture(scope="module")
 def own_cluster_url() -> Iterator[str]:
     """A cluster of this module's own: leases and consumer groups are cluster-wide."""
-    try:
-        cluster = RedisCluster(3).start()
-    except RedisServerError as error:
-        pytest.skip(f"cannot start a local Redis Cluster: {error}")
-    try:
-        yield cluster.url
-    finally:
-        cluster.stop()
+    yield from local_cluster_url()
 
 
 async def status_view(store: EventStore, table_id: str) -> Any:
