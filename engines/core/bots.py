@@ -17,6 +17,14 @@ from engines.core.rng import Rng
 __all__ = ["GreedyBot", "RandomBot"]
 
 
+def _legal(engine: Engine[Any, Any, Any], state: Any, seat: int) -> list[Message]:
+    """The seat's legal commands; a bot asked to move with none is a caller's bug."""
+    options = engine.legal_commands(state, seat)
+    if not options:
+        raise RuntimeError(f"seat {seat} has no legal command")
+    return options
+
+
 class RandomBot:
     """Uniform over the legal commands."""
 
@@ -26,9 +34,7 @@ class RandomBot:
         self._random = random.Random(seed)
 
     def choose(self, engine: Engine[Any, Any, Any], state: Any, seat: int) -> Message:
-        options = engine.legal_commands(state, seat)
-        if not options:
-            raise RuntimeError(f"seat {seat} has no legal command")
+        options = _legal(engine, state, seat)
         return self._random.choice(options)
 
 
@@ -46,9 +52,7 @@ class GreedyBot:
         self._random = random.Random(seed)
 
     def choose(self, engine: Engine[Any, Any, Any], state: Any, seat: int) -> Message:
-        options = engine.legal_commands(state, seat)
-        if not options:
-            raise RuntimeError(f"seat {seat} has no legal command")
+        options = _legal(engine, state, seat)
         best: list[Message] = []
         best_score: int | None = None
         for command in options:
