@@ -46,6 +46,10 @@ class OptionSpec:
     default: Any
     description: str
     choices: tuple[str, ...] = ()
+    # Bounds of an "int" option, both inclusive; every int option declares them, so a
+    # client can never send a value the rules were not written for.
+    minimum: int | None = None
+    maximum: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -505,6 +505,8 @@ class FreundeEngine:
                 DEFAULT_ROUND_LIMIT,
                 "Safeguard: the game is scored after this many rounds if nobody has "
                 "triggered the end (not in the rulebook; see RULES.md).",
+                minimum=1,
+                maximum=1000,
             ),
         ),
     )

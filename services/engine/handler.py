@@ -37,6 +37,7 @@ from engines.core.contract import Engine, OptionSpec, TableConfig
 from engines.core.errors import RuleViolation
 from engines.core.hashchain import verify_chain
 from engines.core.messages import to_json
+from engines.core.options import OptionError, resolve_options
 from engines.core.play import reexecute
 from engines.core.rng import Rng
 from proto import common_pb2, engine_pb2
@@ -58,8 +59,8 @@ __all__ = [
     "TableHost",
     "canonical_json",
     "fold_stored",
-    "resolve_options",
     "rules_fingerprint",
+    "table_options",
 ]
 
 SETUP_COMMAND_ID = "setup"
@@ -91,36 +92,18 @@ def fold_stored(engine: Engine[Any, Any, Any], state: Any, events: Sequence[Any]
     return state
 
 
-def resolve_options(specs: Sequence[OptionSpec], given: dict[str, str]) -> dict[str, Any]:
-    """The table's options: every declared option, given values checked against their kind."""
-    known = {spec.name: spec for spec in specs}
-    unknown = sorted(set(given) - set(known))
-    if unknown:
-        raise BadRequest(f"unknown option(s) {', '.join(unknown)}; known: {sorted(known)}")
-    resolved: dict[str, Any] = {}
-    for name, spec in known.items():
-        if name not in given:
-            resolved[name] = spec.default
-            continue
+def table_options(specs: Sequence[OptionSpec], given: dict[str, str]) -> dict[str, Any]:
+    """The table's options from their JSON texts, checked by the one shared check."""
+    values: dict[str, Any] = {}
+    for name, text in given.items():
         try:
-            value = json.loads(given[name])
+            values[name] = json.loads(text)
         except json.JSONDecodeError:
-            raise BadRequest(f"option {name!r} is not JSON: {given[name]!r}") from None
-        resolved[name] = _checked_option(spec, value)
-    return resolved
-
-
-def _checked_option(spec: OptionSpec, value: Any) -> Any:
-    ok = {
-        "bool": isinstance(value, bool),
-        "int": isinstance(value, int) and not isinstance(value, bool),
-        "str": isinstance(value, str),
-        "choice": isinstance(value, str) and value in spec.choices,
-    }.get(spec.kind, True)
-    if not ok:
-        wanted = f"one of {list(spec.choices)}" if spec.kind == "choice" else f"a {spec.kind}"
-        raise BadRequest(f"option {spec.name!r} must be {wanted}, got {value!r}")
-    return value
+            raise BadRequest(f"option {name!r} is not JSON: {text[:40]!r}") from None
+    try:
+        return resolve_options(specs, values)
+    except OptionError as wrong:
+        raise BadRequest(wrong.message) from None
 
 
 def rules_fingerprint(engine: Engine[Any, Any, Any]) -> bytes:
@@ -199,7 +182,7 @@ class TableHost:
             raise BadRequest("give one token hash per seat, or none")
         if len(request.seed) > _MAX_SEED:
             raise BadRequest(f"a seed is at most {_MAX_SEED} bytes")
-        options = resolve_options(info.options, dict(request.options))
+        options = table_options(info.options, dict(request.options))
         seed = request.seed or os.urandom(32)
         config = TableConfig(table_id=table_id, seats=request.seats, options=options)
         setup = self.engine.setup(config, Rng(seed, table_id, 0))

@@ -10,7 +10,8 @@ from typing import Annotated, Any
 import structlog
 from fastapi import APIRouter, Query
 
-from engines.core.contract import GameInfo, OptionSpec
+from engines.core.contract import GameInfo
+from engines.core.options import OptionError, resolve_options
 from gateway.api.deps import GatewayDep, SeatedDep, TableCallerDep
 from gateway.api.reads import view_for
 from gateway.errors import ApiError
@@ -40,37 +41,15 @@ MinVersion = Annotated[
 ]
 
 
-def _option_ok(spec: OptionSpec, value: Any) -> bool:
-    if spec.kind == "bool":
-        return isinstance(value, bool)
-    if spec.kind == "int":
-        return isinstance(value, int) and not isinstance(value, bool)
-    if spec.kind == "str":
-        return isinstance(value, str)
-    if spec.kind == "choice":
-        return isinstance(value, str) and value in spec.choices
-    return True
-
-
 def checked_options(info: GameInfo, options: dict[str, Any]) -> dict[str, str]:
-    """The options as the engine takes them (JSON-encoded), or 422 ``option.invalid``."""
-    specs = {spec.name: spec for spec in info.options}
-    encoded = {}
-    for name, value in options.items():
-        spec = specs.get(name)
-        if spec is None:
-            raise ApiError(
-                422,
-                "option.unknown",
-                f"{info.title} has no option {name!r}.",
-                {"options": ",".join(specs)},
-            )
-        if not _option_ok(spec, value):
-            raise ApiError(
-                422, "option.invalid", f"Option {name!r} must be a {spec.kind}.", {"option": name}
-            )
-        encoded[name] = json.dumps(value)
-    return encoded
+    """The options as the engine takes them (JSON-encoded), or 422 ``option.unknown`` /
+    ``option.invalid`` naming the option."""
+    try:
+        resolve_options(info.options, options)
+    except OptionError as wrong:
+        details = {"option": wrong.option, "options": ",".join(s.name for s in info.options)}
+        raise ApiError(422, wrong.code, f"{info.title}: {wrong.message}.", details) from None
+    return {name: json.dumps(value) for name, value in options.items()}
 
 
 def checked_seed(seed: str | None) -> bytes:

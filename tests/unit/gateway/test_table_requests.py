@@ -21,7 +21,7 @@ INFO = GameInfo(
     max_seats=4,
     options=(
         OptionSpec("fast", "bool", False, "Play fast."),
-        OptionSpec("rounds", "int", 10, "How many rounds."),
+        OptionSpec("rounds", "int", 10, "How many rounds.", minimum=1, maximum=50),
         OptionSpec("map", "choice", "small", "Which map.", ("small", "large")),
     ),
 )
@@ -45,6 +45,8 @@ def test_declared_options_are_passed_on_json_encoded() -> None:
         ({"rounds": True}, "option.invalid"),
         ({"rounds": 2.5}, "option.invalid"),
         ({"map": "huge"}, "option.invalid"),
+        ({"rounds": -5}, "option.invalid"),
+        ({"rounds": 10**30}, "option.invalid"),
     ],
 )
 def test_undeclared_or_mistyped_options_are_refused(options: dict, code: str) -> None:
@@ -52,6 +54,7 @@ def test_undeclared_or_mistyped_options_are_refused(options: dict, code: str) ->
     with pytest.raises(ApiError) as refused:
         checked_options(INFO, options)
     assert (refused.value.status, refused.value.code) == (422, code)
+    assert refused.value.details["option"] == next(iter(options))
 
 
 @pytest.mark.parametrize("seed", ["zz", "00" * 8, "00" * 65, "abc"])
