@@ -242,8 +242,10 @@ async def test_what_a_client_gets_wrong_is_a_rejection_not_an_error(
     [
         (1, {}, "seats 2 to 4"),
         (5, {}, "seats 2 to 4"),
-        (2, {"colour": '"red"'}, "unknown option"),
-        (2, {"round_limit": '"many"'}, "must be a int"),
+        (2, {"colour": '"red"'}, "no option 'colour'"),
+        (2, {"round_limit": '"many"'}, "must be a whole number"),
+        (2, {"round_limit": "-5"}, "'round_limit' must be from 1 to 1000"),
+        (2, {"round_limit": str(10**30)}, "'round_limit' must be from 1 to 1000"),
         (2, {"round_limit": "{"}, "not JSON"),
     ],
 )
