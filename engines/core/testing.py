@@ -38,6 +38,9 @@ For each seeded random game it checks that
   may not see is shuffled: no seat sees another's secret;
 - every event sent to a viewer has the game's declared secrets blanked, and redacted
   lists keep their length;
+- every legal command and every event a viewer is sent has words (menu group and
+  sentence), and a seat's move descriptions, like its view, do not change when what it
+  may not see is shuffled;
 - the game's own ``invariants`` hold after every command.
 
 ``BW_PROPERTY_SCALE`` multiplies every game's property-test budget (see
@@ -331,9 +334,16 @@ def _check_reshuffled(
         other = reshuffle(state, viewer, rnd)
         if engine.view(other, viewer) != engine.view(state, viewer):
             raise AssertionError(f"seat {viewer}'s view depends on what it may not see")
-        mine = [_key(c) for c in engine.legal_commands(state, viewer)]
-        if [_key(c) for c in engine.legal_commands(other, viewer)] != mine:
+        legal = engine.legal_commands(state, viewer)
+        if [_key(c) for c in engine.legal_commands(other, viewer)] != [_key(c) for c in legal]:
             raise AssertionError(f"seat {viewer}'s legal commands depend on what it may not see")
+        describe = getattr(engine, "describe_command", None)
+        if describe is not None:
+            for command in legal:
+                if describe(other, command, viewer) != describe(state, command, viewer):
+                    raise AssertionError(
+                        f"seat {viewer}'s move descriptions depend on what it may not see"
+                    )
 
 
 def _check_redaction(engine: Any, event: Message, seats: int) -> None:
@@ -348,6 +358,8 @@ def _check_redaction(engine: Any, event: Message, seats: int) -> None:
     body = getattr(event, kind)
     for viewer in (None, *range(seats)):
         shown = engine.redact(event, viewer)
+        if not engine.describe_event(shown, viewer):
+            raise AssertionError(f"no words for a {kind} event")
         shown_body = getattr(shown, kind)
         for secret in redaction.hidden_from(body, kind, viewer):
             _check_blank(body, shown_body, secret.parts, secret.owner, viewer)
@@ -486,8 +498,20 @@ def _deep_step(
         if engine.legal_commands(state, other):
             raise AssertionError(f"seat {other} is not to act but has legal commands")
     _check_views(engine, state, seats)
+    _check_words(engine, state, seat, legal)
     if reshuffle is not None:
         _check_reshuffled(engine, state, seats, reshuffle, rnd)
+
+
+def _check_words(engine: Any, state: Any, seat: int, legal: list[Message]) -> None:
+    """Every legal command has a menu group and a sentence."""
+    describe = getattr(engine, "describe_command", None)
+    if describe is None:
+        return
+    for command in legal:
+        words = describe(state, command, seat)
+        if not words.group or not words.text:
+            raise AssertionError(f"no words for {json.dumps(to_json(command))}")
 
 
 def _check_finished(engine: Engine[Any, Any, Any], table: Table, deep: bool) -> None:

@@ -104,6 +104,19 @@ def test_the_shared_checks_come_first() -> None:
     given(ENGINE, over).when(1, bid(1)).refused("game.over")
 
 
+def test_moves_and_events_read_as_sentences() -> None:
+    """Menus and logs can use the game's own words; a hidden bid stays hidden in them."""
+    position = given(ENGINE, started(), revealed(2))
+    words = [
+        ENGINE.describe_command(position.state, c, 0)
+        for c in ENGINE.legal_commands(position.state, 0)
+    ]
+    assert [w.text for w in words] == [f"Bid your {card} for the 2 prize" for card in (1, 2, 3)]
+    assert {w.group for w in words} == {"Bid a card"}
+    assert ENGINE.describe_event(ENGINE.redact(placed(0, 3), 1), 1) == "Seat 0 bid a card"
+    assert ENGINE.describe_event(placed(0, 3), 0) == "Seat 0 bid their 3"
+
+
 def reshuffle(state: Goofspiel, viewer: int, rnd: random.Random) -> Goofspiel:
     """The same table as ``viewer`` knows it: every other seat's secret bid swapped for
     another card of its hand."""
