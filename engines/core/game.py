@@ -38,6 +38,10 @@ clients hold) and a sentence ("Place the green fertilizer plot at row 2, column 
 and each event, as a viewer sees it, a one-line sentence. A game that gives none gets
 the kit's plain rendering of the message's kind and fields.
 
+A game draws its table as an SVG picture from a view (never from the state), with the
+writer of :mod:`engines.core.picture`; one that draws nothing gets the kit's plain
+picture of players and scores.
+
 ``legal_commands`` reads the same flow: for each kind the stage takes, the move lists
 candidate bodies and each is kept only if its rule accepts it, so the two agree by
 construction. A move whose candidates are exactly the accepted ones says
@@ -58,6 +62,7 @@ from engines.core.bots import GreedyBot, RandomBot
 from engines.core.contract import GameInfo, Outcome, TableConfig
 from engines.core.errors import RuleViolation
 from engines.core.flow import Flow
+from engines.core.picture import plain_picture
 from engines.core.recorders import Recorders, oneof_kinds
 from engines.core.redaction import Redaction
 from engines.core.rng import Rng
@@ -220,6 +225,7 @@ class Game(Generic[S, C, E]):
         advance: Callable[[S, Rng], Sequence[E]] | None = None,
         bots: Mapping[str, BotFactory] | None = None,
         wording: Wording | None = None,
+        picture: Callable[[dict[str, Any]], str] | None = None,
     ) -> None:
         self.info = info
         self.command_type = command_type
@@ -237,6 +243,7 @@ class Game(Generic[S, C, E]):
         self._advance = advance
         self.bots: dict[str, BotFactory] = dict(bots or {"random": RandomBot, "greedy": GreedyBot})
         self.wording: Wording = wording or _PlainWording()
+        self._picture = picture
         self._oneof = command_type.DESCRIPTOR.oneofs[0].name
         self._check()
 
@@ -348,6 +355,12 @@ class Game(Generic[S, C, E]):
             players=self._players(state, seat),
             private=self._private(state, seat) if seat is not None else None,
         )
+
+    def picture(self, view: dict[str, Any]) -> str:
+        """The table as an SVG document, drawn from ``view`` (what one viewer may see)."""
+        if self._picture is None:
+            return plain_picture(view, self.info.title)
+        return self._picture(view)
 
     def redact(self, event: E, seat: int | None) -> E:
         return self.redaction.redact(event, seat)

@@ -33,7 +33,8 @@ For each seeded random game it checks that
   nothing; a seat that is not to act is refused; an empty command is refused;
 - folding the events gives the same state (replay) and re-running set-up and the
   commands with the seed gives the same events byte for byte (re-execution);
-- views and outcomes are JSON in the common envelope for every viewer, and (with
+- views and outcomes are JSON in the common envelope for every viewer, each view draws
+  as a well-formed SVG picture, and (with
   ``reshuffle``) a viewer's view and legal commands do not change when everything it
   may not see is shuffled: no seat sees another's secret;
 - every event sent to a viewer has the game's declared secrets blanked, and redacted
@@ -52,6 +53,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import xml.dom.minidom
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -323,6 +325,9 @@ def _check_views(engine: Engine[Any, Any, Any], state: Any, seats: int) -> None:
         json.dumps(shown)
         if hasattr(engine, "flow") and set(shown) != _ENVELOPE:
             raise AssertionError(f"view keys {sorted(shown)} are not the common envelope")
+        picture = getattr(engine, "picture", None)
+        if picture is not None:
+            xml.dom.minidom.parseString(picture(shown))
     json.dumps(engine.outcome(state).as_dict())
 
 

@@ -193,3 +193,19 @@ def test_plain_words_name_the_kind_and_fields() -> None:
         place_plot=freunde_pb2.PlacePlot(tile=19, at=freunde_pb2.Hex(q=-5, r=1))
     )
     assert plain_words(command) == "place plot: tile 19, at q -5, r 1"
+
+
+def test_pictures_escape_what_they_write() -> None:
+    """Names from players cannot break the SVG document."""
+    import xml.dom.minidom
+
+    from engines.core.picture import Svg, plain_picture
+
+    svg = Svg(100, 50)
+    svg.text(1, 2, "<script>&'\"")
+    svg.hexagon(20, 20, 10, fill="#abc", stroke_width=2)
+    parsed = xml.dom.minidom.parseString(svg.document())
+    assert parsed.getElementsByTagName("text")[0].firstChild.data == "<script>&'\""  # type: ignore[union-attr]
+    assert parsed.getElementsByTagName("polygon")[0].getAttribute("stroke-width") == "2"
+    view = {"players": [{"seat": 0, "score": 3}], "to_act": [0], "stage": "bidding"}
+    assert "Seat 0" in plain_picture(view, "Toy")
