@@ -14,7 +14,6 @@ import httpx
 import pytest
 
 import engines
-
 from services.redis_server import free_port
 
 pytestmark = [pytest.mark.integration, pytest.mark.e2e]
