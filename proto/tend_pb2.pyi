@@ -825,34 +825,36 @@ Global___Square: _TypeAlias = Square  # noqa: Y015
 @_typing.final
 class ScratchCard(_message.Message):
     """The printed face of one woods or mine: rock squares (never scratched), the path (a
-    cheapest route from the top row to the bottom row) and the previews of both halves.
+    cheapest route from the top row to the bottom row), and which entries of each half's
+    pool (engines/tend/data/scratch.json, 0-based) join the half's fixed goods in its
+    preview (the views show each preview in full).
     """
 
     DESCRIPTOR: _descriptor.Descriptor
 
     ROCKS_FIELD_NUMBER: _builtins.int
     PATH_FIELD_NUMBER: _builtins.int
-    TOP_FIELD_NUMBER: _builtins.int
-    BOTTOM_FIELD_NUMBER: _builtins.int
+    TOP_PICKS_FIELD_NUMBER: _builtins.int
+    BOTTOM_PICKS_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def rocks(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
     @_builtins.property
     def path(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
     @_builtins.property
-    def top(self) -> _containers.RepeatedCompositeFieldContainer[Global___Square]: ...
+    def top_picks(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
     @_builtins.property
-    def bottom(self) -> _containers.RepeatedCompositeFieldContainer[Global___Square]: ...
+    def bottom_picks(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
     def __init__(
         self,
         *,
         rocks: _abc.Iterable[_builtins.int] | None = ...,
         path: _abc.Iterable[_builtins.int] | None = ...,
-        top: _abc.Iterable[Global___Square] | None = ...,
-        bottom: _abc.Iterable[Global___Square] | None = ...,
+        top_picks: _abc.Iterable[_builtins.int] | None = ...,
+        bottom_picks: _abc.Iterable[_builtins.int] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["bottom", b"bottom", "path", b"path", "rocks", b"rocks", "top", b"top"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["bottom_picks", b"bottom_picks", "path", b"path", "rocks", b"rocks", "top_picks", b"top_picks"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1250,7 +1252,9 @@ Global___CardChosen: _TypeAlias = CardChosen  # noqa: Y015
 
 @_typing.final
 class OptionChosen(_message.Message):
-    """The half ("top" or "bottom") of the card in hand resolves with option `option`."""
+    """The half ("top" or "bottom") of the card in hand resolves with option `option`
+    (0-based; -1: the player skips that half).
+    """
 
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -1359,19 +1363,17 @@ Global___EnergyUsed: _TypeAlias = EnergyUsed  # noqa: Y015
 
 @_typing.final
 class SquareScratched(_message.Message):
-    """A square was scratched (`cost` actions); its content was drawn at that moment."""
+    """A square was scratched; its content was drawn from what its half had left."""
 
     DESCRIPTOR: _descriptor.Descriptor
 
     SEAT_FIELD_NUMBER: _builtins.int
     AREA_FIELD_NUMBER: _builtins.int
     SQUARE_FIELD_NUMBER: _builtins.int
-    COST_FIELD_NUMBER: _builtins.int
     CONTENT_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     area: _builtins.str
     square: _builtins.int
-    cost: _builtins.int
     @_builtins.property
     def content(self) -> Global___Square: ...
     def __init__(
@@ -1380,38 +1382,44 @@ class SquareScratched(_message.Message):
         seat: _builtins.int = ...,
         area: _builtins.str = ...,
         square: _builtins.int = ...,
-        cost: _builtins.int = ...,
         content: Global___Square | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["content", b"content"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["area", b"area", "content", b"content", "cost", b"cost", "seat", b"seat", "square", b"square"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["area", b"area", "content", b"content", "seat", b"seat", "square", b"square"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___SquareScratched: _TypeAlias = SquareScratched  # noqa: Y015
 
 @_typing.final
-class ActionsGained(_message.Message):
+class ActionsChanged(_message.Message):
+    """The actions left in the task in hand changed: spent (negative) on `reason` ("plant",
+    "water", "till", "chop", "mine", "catch") or gained ("energy", a "+N" square).
+    """
+
     DESCRIPTOR: _descriptor.Descriptor
 
     SEAT_FIELD_NUMBER: _builtins.int
-    ACTIONS_FIELD_NUMBER: _builtins.int
+    DELTA_FIELD_NUMBER: _builtins.int
+    REASON_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
-    actions: _builtins.int
+    delta: _builtins.int
+    reason: _builtins.str
     def __init__(
         self,
         *,
         seat: _builtins.int = ...,
-        actions: _builtins.int = ...,
+        delta: _builtins.int = ...,
+        reason: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["actions", b"actions", "seat", b"seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["delta", b"delta", "reason", b"reason", "seat", b"seat"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
-Global___ActionsGained: _TypeAlias = ActionsGained  # noqa: Y015
+Global___ActionsChanged: _TypeAlias = ActionsChanged  # noqa: Y015
 
 @_typing.final
 class LevelGained(_message.Message):
@@ -2188,7 +2196,7 @@ class Event(_message.Message):
     TASK_QUEUED_FIELD_NUMBER: _builtins.int
     ENERGY_USED_FIELD_NUMBER: _builtins.int
     SQUARE_SCRATCHED_FIELD_NUMBER: _builtins.int
-    ACTIONS_GAINED_FIELD_NUMBER: _builtins.int
+    ACTIONS_CHANGED_FIELD_NUMBER: _builtins.int
     LEVEL_GAINED_FIELD_NUMBER: _builtins.int
     GEODE_ROLLED_FIELD_NUMBER: _builtins.int
     GEODE_CRACKED_FIELD_NUMBER: _builtins.int
@@ -2249,7 +2257,7 @@ class Event(_message.Message):
     @_builtins.property
     def square_scratched(self) -> Global___SquareScratched: ...
     @_builtins.property
-    def actions_gained(self) -> Global___ActionsGained: ...
+    def actions_changed(self) -> Global___ActionsChanged: ...
     @_builtins.property
     def level_gained(self) -> Global___LevelGained: ...
     @_builtins.property
@@ -2323,7 +2331,7 @@ class Event(_message.Message):
         task_queued: Global___TaskQueued | None = ...,
         energy_used: Global___EnergyUsed | None = ...,
         square_scratched: Global___SquareScratched | None = ...,
-        actions_gained: Global___ActionsGained | None = ...,
+        actions_changed: Global___ActionsChanged | None = ...,
         level_gained: Global___LevelGained | None = ...,
         geode_rolled: Global___GeodeRolled | None = ...,
         geode_cracked: Global___GeodeCracked | None = ...,
@@ -2352,11 +2360,11 @@ class Event(_message.Message):
         time_called: Global___TimeCalled | None = ...,
         game_finished: Global___GameFinished | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["actions_gained", b"actions_gained", "aimed", b"aimed", "animal_moved", b"animal_moved", "animal_placed", b"animal_placed", "card_chosen", b"card_chosen", "card_finished", b"card_finished", "coins_gained", b"coins_gained", "coins_lost", b"coins_lost", "crop_planted", b"crop_planted", "crops_watered", b"crops_watered", "dice_grew", b"dice_grew", "energy_used", b"energy_used", "fish_caught", b"fish_caught", "game_finished", b"game_finished", "game_set_up", b"game_set_up", "geode_cracked", b"geode_cracked", "geode_rolled", b"geode_rolled", "gift_taken", b"gift_taken", "good_discarded", b"good_discarded", "good_gifted", b"good_gifted", "good_groundskept", b"good_groundskept", "good_shipped", b"good_shipped", "good_sold", b"good_sold", "good_spent", b"good_spent", "goods_gained", b"goods_gained", "kind", b"kind", "level_gained", b"level_gained", "line_cast", b"line_cast", "mark_drawn", b"mark_drawn", "neighbour_discarded", b"neighbour_discarded", "neighbour_kept", b"neighbour_kept", "neighbours_drawn", b"neighbours_drawn", "neighbours_kept", b"neighbours_kept", "objective_scored", b"objective_scored", "option_chosen", b"option_chosen", "phase_began", b"phase_began", "phase_finished", b"phase_finished", "row_completed", b"row_completed", "square_scratched", b"square_scratched", "task_began", b"task_began", "task_ended", b"task_ended", "task_queued", b"task_queued", "task_row_dealt", b"task_row_dealt", "time_called", b"time_called", "unlocked", b"unlocked"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["actions_changed", b"actions_changed", "aimed", b"aimed", "animal_moved", b"animal_moved", "animal_placed", b"animal_placed", "card_chosen", b"card_chosen", "card_finished", b"card_finished", "coins_gained", b"coins_gained", "coins_lost", b"coins_lost", "crop_planted", b"crop_planted", "crops_watered", b"crops_watered", "dice_grew", b"dice_grew", "energy_used", b"energy_used", "fish_caught", b"fish_caught", "game_finished", b"game_finished", "game_set_up", b"game_set_up", "geode_cracked", b"geode_cracked", "geode_rolled", b"geode_rolled", "gift_taken", b"gift_taken", "good_discarded", b"good_discarded", "good_gifted", b"good_gifted", "good_groundskept", b"good_groundskept", "good_shipped", b"good_shipped", "good_sold", b"good_sold", "good_spent", b"good_spent", "goods_gained", b"goods_gained", "kind", b"kind", "level_gained", b"level_gained", "line_cast", b"line_cast", "mark_drawn", b"mark_drawn", "neighbour_discarded", b"neighbour_discarded", "neighbour_kept", b"neighbour_kept", "neighbours_drawn", b"neighbours_drawn", "neighbours_kept", b"neighbours_kept", "objective_scored", b"objective_scored", "option_chosen", b"option_chosen", "phase_began", b"phase_began", "phase_finished", b"phase_finished", "row_completed", b"row_completed", "square_scratched", b"square_scratched", "task_began", b"task_began", "task_ended", b"task_ended", "task_queued", b"task_queued", "task_row_dealt", b"task_row_dealt", "time_called", b"time_called", "unlocked", b"unlocked"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["actions_gained", b"actions_gained", "aimed", b"aimed", "animal_moved", b"animal_moved", "animal_placed", b"animal_placed", "card_chosen", b"card_chosen", "card_finished", b"card_finished", "coins_gained", b"coins_gained", "coins_lost", b"coins_lost", "crop_planted", b"crop_planted", "crops_watered", b"crops_watered", "dice_grew", b"dice_grew", "energy_used", b"energy_used", "fish_caught", b"fish_caught", "game_finished", b"game_finished", "game_set_up", b"game_set_up", "geode_cracked", b"geode_cracked", "geode_rolled", b"geode_rolled", "gift_taken", b"gift_taken", "good_discarded", b"good_discarded", "good_gifted", b"good_gifted", "good_groundskept", b"good_groundskept", "good_shipped", b"good_shipped", "good_sold", b"good_sold", "good_spent", b"good_spent", "goods_gained", b"goods_gained", "kind", b"kind", "level_gained", b"level_gained", "line_cast", b"line_cast", "mark_drawn", b"mark_drawn", "neighbour_discarded", b"neighbour_discarded", "neighbour_kept", b"neighbour_kept", "neighbours_drawn", b"neighbours_drawn", "neighbours_kept", b"neighbours_kept", "objective_scored", b"objective_scored", "option_chosen", b"option_chosen", "phase_began", b"phase_began", "phase_finished", b"phase_finished", "row_completed", b"row_completed", "square_scratched", b"square_scratched", "task_began", b"task_began", "task_ended", b"task_ended", "task_queued", b"task_queued", "task_row_dealt", b"task_row_dealt", "time_called", b"time_called", "unlocked", b"unlocked"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["actions_changed", b"actions_changed", "aimed", b"aimed", "animal_moved", b"animal_moved", "animal_placed", b"animal_placed", "card_chosen", b"card_chosen", "card_finished", b"card_finished", "coins_gained", b"coins_gained", "coins_lost", b"coins_lost", "crop_planted", b"crop_planted", "crops_watered", b"crops_watered", "dice_grew", b"dice_grew", "energy_used", b"energy_used", "fish_caught", b"fish_caught", "game_finished", b"game_finished", "game_set_up", b"game_set_up", "geode_cracked", b"geode_cracked", "geode_rolled", b"geode_rolled", "gift_taken", b"gift_taken", "good_discarded", b"good_discarded", "good_gifted", b"good_gifted", "good_groundskept", b"good_groundskept", "good_shipped", b"good_shipped", "good_sold", b"good_sold", "good_spent", b"good_spent", "goods_gained", b"goods_gained", "kind", b"kind", "level_gained", b"level_gained", "line_cast", b"line_cast", "mark_drawn", b"mark_drawn", "neighbour_discarded", b"neighbour_discarded", "neighbour_kept", b"neighbour_kept", "neighbours_drawn", b"neighbours_drawn", "neighbours_kept", b"neighbours_kept", "objective_scored", b"objective_scored", "option_chosen", b"option_chosen", "phase_began", b"phase_began", "phase_finished", b"phase_finished", "row_completed", b"row_completed", "square_scratched", b"square_scratched", "task_began", b"task_began", "task_ended", b"task_ended", "task_queued", b"task_queued", "task_row_dealt", b"task_row_dealt", "time_called", b"time_called", "unlocked", b"unlocked"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["game_set_up", "neighbours_kept", "phase_began", "neighbours_drawn", "neighbour_kept", "neighbour_discarded", "gift_taken", "objective_scored", "task_row_dealt", "dice_grew", "card_chosen", "option_chosen", "task_began", "task_queued", "energy_used", "square_scratched", "actions_gained", "level_gained", "geode_rolled", "geode_cracked", "crop_planted", "crops_watered", "mark_drawn", "line_cast", "aimed", "fish_caught", "goods_gained", "coins_gained", "coins_lost", "good_spent", "good_sold", "good_shipped", "good_gifted", "good_groundskept", "good_discarded", "row_completed", "unlocked", "animal_placed", "animal_moved", "task_ended", "card_finished", "phase_finished", "time_called", "game_finished"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["game_set_up", "neighbours_kept", "phase_began", "neighbours_drawn", "neighbour_kept", "neighbour_discarded", "gift_taken", "objective_scored", "task_row_dealt", "dice_grew", "card_chosen", "option_chosen", "task_began", "task_queued", "energy_used", "square_scratched", "actions_changed", "level_gained", "geode_rolled", "geode_cracked", "crop_planted", "crops_watered", "mark_drawn", "line_cast", "aimed", "fish_caught", "goods_gained", "coins_gained", "coins_lost", "good_spent", "good_sold", "good_shipped", "good_gifted", "good_groundskept", "good_discarded", "row_completed", "unlocked", "animal_placed", "animal_moved", "task_ended", "card_finished", "phase_finished", "time_called", "game_finished"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 
