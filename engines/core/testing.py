@@ -117,9 +117,10 @@ class Scenario(Generic[S]):
         self.events = list(events)
         self.state: S = fold(engine, self.events)
 
-    def when(self, seat: int, command: Message) -> When[S]:
-        """Send ``command`` from ``seat`` at this position."""
-        return When(self, seat, command)
+    def when(self, seat: int, command: Message, rng: Rng | None = None) -> When[S]:
+        """Send ``command`` from ``seat`` at this position; ``rng`` (a scripted one) fixes
+        the chance outcomes a scenario states ("the square holds a stone")."""
+        return When(self, seat, command, rng)
 
     def view(self, seat: int | None) -> dict[str, Any]:
         return self.engine.view(self.state, seat)
@@ -139,14 +140,16 @@ def given(engine: Engine[S, Any, Any], *events: Message | Sequence[Message]) -> 
 class When(Generic[S]):
     """A command sent at a scenario's position, decided once."""
 
-    def __init__(self, scenario: Scenario[S], seat: int, command: Message) -> None:
+    def __init__(
+        self, scenario: Scenario[S], seat: int, command: Message, rng: Rng | None = None
+    ) -> None:
         self.scenario = scenario
         self.seat = seat
         self.command = command
         engine = scenario.engine
         listed = {_key(c) for c in engine.legal_commands(scenario.state, seat)}
         self.listed = _key(command) in listed
-        rng = Rng(b"scenario", "scenario", len(scenario.events))
+        rng = rng or Rng(b"scenario", "scenario", len(scenario.events))
         before = digest(scenario.state)
         self.violation: RuleViolation | None = None
         self.events: list[Message] = []

@@ -10,6 +10,7 @@ and 3 score 4 + 18 + 5).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 
 from engines.core.polyomino import Cell, Shape, neighbors, normalize, orientations, placements
 from engines.tend import codes
@@ -62,7 +63,7 @@ def ship(state: TendState, cmd: pb.Ship, seat: int) -> list[pb.Event]:
         raise codes.SHIP_BAD_CELLS(good=cmd.good)
     shape = frozenset(manifest_cell(n) for n in numbers)
     boxes = filled(player)
-    if shape & boxes.keys() or normalize(shape) not in orientations(info.shape):
+    if shape & boxes.keys() or normalize(shape) not in _orientations(cmd.good):
         raise codes.SHIP_BAD_CELLS(good=cmd.good)
     if _touches_own_type(boxes, shape, info.type):
         raise codes.SHIP_TOUCHES()
@@ -75,6 +76,11 @@ def ship(state: TendState, cmd: pb.Ship, seat: int) -> list[pb.Event]:
             task = content().manifest.row_tasks[row]
             events += reward_events(seat, [Effect("task", task)], source="manifest")
     return events
+
+
+@lru_cache(maxsize=64)
+def _orientations(good: str) -> frozenset[Shape]:
+    return frozenset(orientations(content().goods[good].shape))
 
 
 def ship_candidates(state: TendState, seat: int) -> Iterator[pb.Ship]:

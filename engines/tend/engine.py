@@ -33,39 +33,54 @@ from proto import tend_pb2 as pb
 
 __all__ = ["ENGINE"]
 
+# Every move lists exactly the commands its rule accepts (exact=True: legal_commands
+# skips re-deciding them); the conformance check's deep games prove it on every step.
 _MOVES: dict[str, Move[TendState]] = {
-    "keep_neighbours": Move(neighbours.keep_neighbours, neighbours.keep_neighbours_candidates),
-    "keep_neighbour": Move(neighbours.keep_neighbour, neighbours.keep_neighbour_candidates),
+    "keep_neighbours": Move(
+        neighbours.keep_neighbours, neighbours.keep_neighbours_candidates, exact=True
+    ),
+    "keep_neighbour": Move(
+        neighbours.keep_neighbour, neighbours.keep_neighbour_candidates, exact=True
+    ),
     "discard_neighbour": Move(
-        neighbours.discard_neighbour, neighbours.discard_neighbour_candidates, draws=True
+        neighbours.discard_neighbour,
+        neighbours.discard_neighbour_candidates,
+        draws=True,
+        exact=True,
     ),
-    "take_gift": Move(neighbours.take_gift, neighbours.take_gift_candidates),
-    "choose_card": Move(task_phase.choose_card, task_phase.choose_card_candidates),
-    "choose_option": Move(task_phase.choose_option, task_phase.choose_option_candidates),
-    "choose_task": Move(task_phase.choose_task, task_phase.choose_task_candidates),
-    "use_energy": Move(actions.use_energy, actions.use_energy_candidates),
-    "plant": Move(tending.plant, tending.plant_candidates),
-    "water": Move(tending.water, tending.water_candidates),
-    "till": Move(tending.till, tending.till_candidates),
-    "chop": Move(chopping_and_mining.chop, chopping_and_mining.chop_candidates, draws=True),
-    "mine": Move(chopping_and_mining.mine, chopping_and_mining.mine_candidates, draws=True),
-    "cast": Move(fishing.cast, fishing.cast_candidates, draws=True),
-    "aim": Move(fishing.aim, fishing.aim_candidates),
-    "catch": Move(fishing.catch, fishing.catch_candidates),
+    "take_gift": Move(neighbours.take_gift, neighbours.take_gift_candidates, exact=True),
+    "choose_card": Move(task_phase.choose_card, task_phase.choose_card_candidates, exact=True),
+    "choose_option": Move(
+        task_phase.choose_option, task_phase.choose_option_candidates, exact=True
+    ),
+    "choose_task": Move(task_phase.choose_task, task_phase.choose_task_candidates, exact=True),
+    "use_energy": Move(actions.use_energy, actions.use_energy_candidates, exact=True),
+    "plant": Move(tending.plant, tending.plant_candidates, exact=True),
+    "water": Move(tending.water, tending.water_candidates, exact=True),
+    "till": Move(tending.till, tending.till_candidates, exact=True),
+    "chop": Move(
+        chopping_and_mining.chop, chopping_and_mining.chop_candidates, draws=True, exact=True
+    ),
+    "mine": Move(
+        chopping_and_mining.mine, chopping_and_mining.mine_candidates, draws=True, exact=True
+    ),
+    "cast": Move(fishing.cast, fishing.cast_candidates, draws=True, exact=True),
+    "aim": Move(fishing.aim, fishing.aim_candidates, exact=True),
+    "catch": Move(fishing.catch, fishing.catch_candidates, exact=True),
     "crack_geode": Move(
-        chopping_and_mining.crack_geode, chopping_and_mining.crack_geode_candidates
+        chopping_and_mining.crack_geode, chopping_and_mining.crack_geode_candidates, exact=True
     ),
-    "spend": Move(resources.spend, resources.spend_candidates),
-    "sell": Move(resources.sell, resources.sell_candidates),
-    "ship": Move(cargo.ship, cargo.ship_candidates),
-    "gift": Move(neighbours.gift, neighbours.gift_candidates),
-    "groundskeep": Move(resources.groundskeep, resources.groundskeep_candidates),
-    "draw": Move(farm_area.draw, farm_area.draw_candidates),
-    "discard": Move(resources.discard, resources.discard_candidates),
-    "place_animal": Move(animals.place_animal, animals.place_animal_candidates),
-    "move_animal": Move(animals.move_animal, animals.move_animal_candidates),
-    "finish": Move(task_phase.finish, lambda state, seat: [pb.Finish()]),
-    "call_time": Move(task_phase.call_time, lambda state, seat: [pb.CallTime()]),
+    "spend": Move(resources.spend, resources.spend_candidates, exact=True),
+    "sell": Move(resources.sell, resources.sell_candidates, exact=True),
+    "ship": Move(cargo.ship, cargo.ship_candidates, exact=True),
+    "gift": Move(neighbours.gift, neighbours.gift_candidates, exact=True),
+    "groundskeep": Move(resources.groundskeep, resources.groundskeep_candidates, exact=True),
+    "draw": Move(farm_area.draw, farm_area.draw_candidates, exact=True),
+    "discard": Move(resources.discard, resources.discard_candidates, exact=True),
+    "place_animal": Move(animals.place_animal, animals.place_animal_candidates, exact=True),
+    "move_animal": Move(animals.move_animal, animals.move_animal_candidates, exact=True),
+    "finish": Move(task_phase.finish, lambda state, seat: [pb.Finish()], exact=True),
+    "call_time": Move(task_phase.call_time, lambda state, seat: [pb.CallTime()], exact=True),
 }
 
 

@@ -9,7 +9,7 @@ farm's edge is no fence, so a pen never reaches the edge.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from functools import lru_cache
 
 from engines.core.polyomino import Cell, Shape, translate
@@ -47,8 +47,9 @@ def _size(die: str) -> int:
     return {"small": 2, "medium": 3, "large": 4}[content().dice[die].size]
 
 
-def cells(numbers: Iterable[int]) -> frozenset[Cell]:
-    """Farm cells from their numbers."""
+@lru_cache(maxsize=4096)
+def cells(numbers: tuple[int, ...]) -> frozenset[Cell]:
+    """Farm cells from their numbers (a state's sorted tuple)."""
     return frozenset(farm_cell(n) for n in numbers)
 
 

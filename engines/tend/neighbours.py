@@ -148,6 +148,8 @@ def _after_discard(state: TendState, card: str) -> TendState:
 
 def discard_neighbour_candidates(state: TendState, seat: int) -> Iterator[pb.DiscardNeighbour]:
     player = state.players[seat]
+    if not state.neighbour_deck and not state.neighbour_discard:
+        return
     for side in SIDES:
         if player.card_beside(side):
             yield pb.DiscardNeighbour(side=side)

@@ -63,7 +63,14 @@ def plant(state: TendState, cmd: pb.Plant, seat: int) -> list[pb.Event]:
     ]
 
 
+def _actions_left(state: TendState, seat: int) -> bool:
+    task = state.players[seat].task
+    return task is not None and task.actions >= 1
+
+
 def plant_candidates(state: TendState, seat: int) -> Iterator[pb.Plant]:
+    if not _actions_left(state, seat):
+        return
     player = state.players[seat]
     for crop, info in content().crops.items():
         if _die_left(state, info.die):
@@ -106,6 +113,8 @@ def water(state: TendState, cmd: pb.Water, seat: int) -> list[pb.Event]:
 
 
 def water_candidates(state: TendState, seat: int) -> Iterator[pb.Water]:
+    if not _actions_left(state, seat):
+        return
     for die in _crop_dice(state.players[seat]):
         yield pb.Water(cell=die.cell)
 
@@ -118,14 +127,14 @@ def till(state: TendState, cmd: pb.Till, seat: int) -> list[pb.Event]:
 
 
 def till_candidates(state: TendState, seat: int) -> Iterator[pb.Till]:
-    if mark_spots(state.players[seat], "tilled"):
+    if _actions_left(state, seat) and mark_spots(state.players[seat], "tilled"):
         yield pb.Till()
 
 
 def tend_possible(state: TendState, seat: int) -> bool:
-    """Whether any tend action is possible now."""
-    return (
-        any(True for _ in till_candidates(state, seat))
-        or any(True for _ in water_candidates(state, seat))
-        or any(True for _ in plant_candidates(state, seat))
-    )
+    """Whether any tend action would be possible with an action in hand."""
+    player = state.players[seat]
+    if mark_spots(player, "tilled") or _crop_dice(player):
+        return True
+    crops = content().crops
+    return any(_die_left(state, c.die) and crop_spots(player, c.id) for c in crops.values())
