@@ -24,8 +24,9 @@ from google.protobuf.message import Message
 
 from engines.core.errors import RuleViolation
 from engines.core.rng import Rng
-from engines.tend.content import Feature, content
-from engines.tend.measures import measure
+from engines.tend.content import Feature, Option, content
+from engines.tend.farm_area import animal_spots, cells, crop_spots
+from engines.tend.measures import holds, measure
 from engines.tend.scoring import final_score
 from engines.tend.state import Player, TendState
 
@@ -76,11 +77,11 @@ class RandomBot(_Bot):
 # -- greedy --------------------------------------------------------------------------------
 
 _UNLOCK = {
-    "area": 7.0,
-    "tool": 7.0,
-    "rod": 5.0,
-    "lure": 5.0,
-    "energy": 3.0,
+    "area": 9.0,
+    "tool": 12.0,
+    "rod": 8.0,
+    "lure": 8.0,
+    "energy": 5.0,
     "ability": 5.0,
     "explorer": 8.0,
     "animal": 5.0,
@@ -89,10 +90,14 @@ _UNLOCK = {
     "buyback": 1.0,
 }
 _ACTION = {"tend": 2.0, "chop": 2.2, "mine": 2.4, "fish": 2.2, "any": 2.4}
+# Moves whose outcome is drawn: the look-ahead averages a few draws of its own.
+_DRAWING = frozenset({"chop", "mine", "cast", "discard_neighbour"})
+_LOOKAHEADS = tuple(Rng(b"tend-greedy-lookahead", "bot", n) for n in range(4))
 
 
-def _feature_value(feature: Feature, row: int) -> float:
-    """What completing a row (or the whole grid) of a feature is worth to a player."""
+def _feature_value(feature: Feature, row: int, late: float) -> float:
+    """What completing a row (or the whole grid) of a feature is worth to a player;
+    what lasts (upgrades, unlocks) is worth less as the game runs out (``late``)."""
     value = 0.0
     for effect in feature.rewards[row]:
         if effect.kind == "good":
@@ -103,14 +108,17 @@ def _feature_value(feature: Feature, row: int) -> float:
         elif effect.kind in ("tilled", "fence"):
             value += 0.3 * effect.amount
         else:
-            value += _UNLOCK.get(effect.kind, 2.0)
+            value += _UNLOCK.get(effect.kind, 2.0) * late
     if feature.group == "badge":
         value += feature.points / 2
     return value
 
 
-def _sheet_progress(player: Player) -> float:
-    """Crossed spaces count for the share of their row's reward they bring closer."""
+def _sheet_progress(state: TendState, player: Player) -> float:
+    """Crossed spaces count for the share of their row's reward they bring closer; the
+    share grows with the square of the progress, so goods go where they complete rows
+    rather than a space here and there."""
+    late = max(0.2, (13 - state.round) / 12)
     features = content().features
     crossed: dict[tuple[str, int], int] = {}
     for feature_id, space in player.crossed:
@@ -122,8 +130,8 @@ def _sheet_progress(player: Player) -> float:
     for (feature_id, row), count in crossed.items():
         feature = features[feature_id]
         size = len(feature.rows[row]) if feature.lined else len(feature.spaces)
-        share = 1.0 if (feature_id, row) in done else 0.7 * count / size
-        value += share * _feature_value(feature, row)
+        share = 1.0 if (feature_id, row) in done else 0.9 * (count / size) ** 2
+        value += share * _feature_value(feature, row, late)
     return value
 
 
@@ -135,19 +143,73 @@ def _objectives_ahead(state: TendState, player: Player) -> float:
     return ahead
 
 
-def _farm(player: Player) -> float:
-    dice = content().dice
-    value = sum(6.0 if dice[d.die].kind == "animal" else 4.0 for d in player.dice)
-    value += 0.25 * min(len(player.tilled), 40) + 1.5 * len(player.trellises)
-    return value + 4.0 * len(player.owed_animals)
+def _farm(state: TendState, player: Player) -> float:
+    """Dice on the farm, room to plant and to keep animals, fences that close pens."""
+    c = content()
+    value = sum(6.0 if c.dice[d.die].kind == "animal" else 4.0 for d in player.dice)
+    value += 0.1 * min(len(player.tilled), 40) + 1.5 * len(player.trellises)
+    value += sum(1.5 for crop in c.crops if crop_spots(player, crop))
+    value += sum(2.0 for animal in c.animals if animal_spots(player, animal))
+    fences = cells(player.fences)
+    joined = sum(
+        1
+        for r, col in fences
+        if any((r + dr, col + dc) in fences for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
+    )
+    return value + 0.1 * len(fences) + 0.15 * joined + 4.0 * len(player.owed_animals)
 
 
-def _in_hand(player: Player) -> float:
+def _option_value(player: Player, option: Option) -> float:
+    value = 0.0
+    for effect in option:
+        if effect.kind == "task":
+            upgraded = effect.name in player.tools or (effect.name == "fish" and player.lure)
+            value += _ACTION[effect.name] * (1 + effect.bonus + int(upgraded))
+        elif effect.kind == "good":
+            info = content().goods.get(effect.name)
+            each = 4.0 if info is None else ((info.coins or 1) + len(info.shape)) / 2
+            value += effect.amount * each
+        elif effect.kind == "coins":
+            value += 0.4 * effect.amount
+        else:
+            value += 0.3 * effect.amount
+    return value
+
+
+def _card_value(state: TendState, player: Player) -> float:
+    """The card in hand: its best option still to choose, and its bottom half to come."""
+    if player.card < 0:
+        return 0.0
+    card = content().cards[state.row[player.card]]
+    value = 0.0
+    if not player.chose:
+        options = card.top if player.half == "top" else card.bottom
+        value += max(_option_value(player, o) for o in options)
+    if player.half == "top" and card.condition is not None:
+        likely = 0.9 if holds(player, card.condition) else 0.3
+        value += likely * max(_option_value(player, o) for o in card.bottom)
+    return value
+
+
+def _neighbours(player: Player) -> float:
+    cards = content().neighbour_cards
+    tracks = content().neighbour_tracks
+    room = {"left": len(tracks["left"]) - player.track_left}
+    room["right"] = len(tracks["right"]) - player.track_right
+    value = 0.0
+    for side in ("left", "right"):
+        card = player.card_beside(side)
+        if card and room[side]:
+            value += min(cards[card].bonus, room[side]) * (1.0 + 0.3 * len(cards[card].goods))
+    return value
+
+
+def _in_hand(state: TendState, player: Player) -> float:
     value = 0.3 * player.purse + 0.5 * len(player.pending)
     if player.task is not None:
         value += player.task.actions * _ACTION.get(player.task.kind, 2.0)
     value += sum(_ACTION[w.task] * (1 + w.bonus) for w in (*player.line, *player.bonus))
-    return value
+    return value + _card_value(state, player)
 
 
 def worth(state: TendState, seat: int) -> float:
@@ -161,9 +223,10 @@ def worth(state: TendState, seat: int) -> float:
     return (
         score
         + _objectives_ahead(state, player)
-        + _sheet_progress(player)
-        + _farm(player)
-        + _in_hand(player)
+        + _sheet_progress(state, player)
+        + _farm(state, player)
+        + _in_hand(state, player)
+        + _neighbours(player)
         + upgrades
         + explored
     )
@@ -173,7 +236,6 @@ class GreedyBot(_Bot):
     """One command ahead, for the most :func:`worth` (see the module docstring)."""
 
     name = "greedy"
-    _LOOKAHEAD = Rng(b"tend-greedy-lookahead", "bot", 0)
 
     def choose(self, engine: Any, state: TendState, seat: int) -> Message:
         legal = self._legal(engine, state, seat)
@@ -188,13 +250,19 @@ class GreedyBot(_Bot):
         return self._random.choice(best)
 
     def _after(self, engine: Any, state: TendState, command: Message, seat: int) -> float:
-        try:
-            events = engine.decide(state, command, seat, self._LOOKAHEAD)
-        except RuleViolation:
-            return float("-inf")
-        for event in events:
-            state = engine.evolve(state, event)
-        return worth(state, seat)
+        """The worth after ``command``; a move that draws is averaged over a few draws."""
+        draws = _LOOKAHEADS if _kind(command) in _DRAWING else _LOOKAHEADS[:1]
+        total = 0.0
+        for rng in draws:
+            try:
+                events = engine.decide(state, command, seat, rng)
+            except RuleViolation:
+                return float("-inf")
+            after = state
+            for event in events:
+                after = engine.evolve(after, event)
+            total += worth(after, seat)
+        return total / len(draws)
 
 
 BOTS: dict[str, Any] = {"random": RandomBot, "greedy": GreedyBot}

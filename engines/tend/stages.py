@@ -156,12 +156,13 @@ _NEIGHBOUR = (*_WORK, "gifts", "keep_neighbour", "neighbour_free")
 
 FLOW: Flow[TendState] = Flow(
     stages=(
+        Stage("setup", (), "The table is not set up yet."),
         Stage("start", _kinds("keep_neighbours"), STEPS["keep_neighbours"].waiting_for),
         Stage("tasks", _kinds(*_WORK, "choose_card", "done"), "Resolve your task cards."),
         Stage("neighbour", _kinds(*_NEIGHBOUR), "Finish your neighbour phase."),
         Stage("final", _kinds(*_NEIGHBOUR), "Finish the last neighbour phase."),
     ),
-    stage_of=lambda state: state.phase,
+    stage_of=lambda state: state.phase or "setup",
     to_act=_to_act,
     finished=lambda state: state.phase == "finished",
 )

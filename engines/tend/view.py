@@ -18,7 +18,7 @@ from typing import Any
 from engines.core.redaction import Redaction
 from engines.tend.content import Square, content
 from engines.tend.scoring import final_score
-from engines.tend.scratch_off import preview, remaining
+from engines.tend.scratch_off import preview
 from engines.tend.stages import step_of
 from engines.tend.state import Player, Scratch, Task, TendState
 from proto import tend_pb2 as pb
@@ -30,23 +30,35 @@ REDACTION: Redaction[pb.Event] = Redaction(pb.Event, {})
 
 
 def _square(square: Square) -> dict[str, Any]:
-    return {
-        "good": square.good,
-        "level": square.level,
-        "actions": square.actions,
-        "coins": square.coins,
-    }
+    """What a square shows: its good, a level arrow, extra actions, coins (each only
+    when there)."""
+    shown: dict[str, Any] = {"good": square.good} if square.good else {}
+    if square.level:
+        shown["level"] = True
+    if square.actions:
+        shown["actions"] = square.actions
+    if square.coins:
+        shown["coins"] = square.coins
+    return shown
+
+
+def _counted(squares: list[Square]) -> list[dict[str, Any]]:
+    """A preview as each kind of square and how many the half holds."""
+    counts: dict[Square, int] = {}
+    for square in squares:
+        counts[square] = counts.get(square, 0) + 1
+    return [{**_square(square), "count": count} for square, count in counts.items()]
 
 
 def _scratch(area: str, scratch: Scratch) -> dict[str, Any]:
+    """The printed card (rocks, path, each half's preview) and what is scratched; what a
+    half still holds is its preview less the squares scratched in it."""
     return {
         "rocks": list(scratch.rocks),
         "path": list(scratch.path),
-        "top": [_square(s) for s in preview(area, scratch, True)],
-        "bottom": [_square(s) for s in preview(area, scratch, False)],
+        "top": _counted(preview(area, scratch, True)),
+        "bottom": _counted(preview(area, scratch, False)),
         "scratched": [{"square": n, **_square(s)} for n, s in scratch.scratched],
-        "left_top": [_square(s) for s in remaining(area, scratch, True)],
-        "left_bottom": [_square(s) for s in remaining(area, scratch, False)],
     }
 
 

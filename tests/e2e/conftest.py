@@ -32,3 +32,9 @@ def harvest_stack(redis_url: str) -> Iterator[Stack]:
     """The same services, unchanged, serving Harvest: only the engine service's ``--game``
     and the gateway's ``BW_ENGINE_ADDRS`` differ."""
     yield from _running(redis_url, ("harvest",))
+
+
+@pytest.fixture(scope="session")
+def tend_stack(redis_url: str) -> Iterator[Stack]:
+    """The same services, unchanged, serving Tend."""
+    yield from _running(redis_url, ("tend",))
