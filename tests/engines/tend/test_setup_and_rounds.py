@@ -130,8 +130,8 @@ def test_the_setup_phase_reshuffles_the_discard_and_season_cards_come_back() -> 
     state = table.state
     dealt = [ev.task_row_dealt for ev in table.events if ev.HasField("task_row_dealt")]
     assert [d.reshuffled for d in dealt] == [False, True, False]
-    seasons_back = {c for c in state.task_deck + state.row[:3] if content().cards[c].deck != "starter"}
-    assert seasons_back, "season cards of earlier rows are back in the task deck"
+    back = {c for c in state.task_deck + state.row[:3] if content().cards[c].deck != "starter"}
+    assert back, "season cards of earlier rows are back in the task deck"
     pool = sorted(state.task_deck)
     again = deal_row(state, Rng(b"x", "y", 1)).task_row_dealt
     assert set(again.row[:3]) <= set(pool) | set(state.task_discard) | set(state.row)
