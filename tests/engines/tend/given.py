@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import cast
 
+from engines.core.play import Table
 from engines.core.rng import Rng
 from engines.core.testing import Scenario, When, given
 from engines.tend.content import Square, content
@@ -149,6 +150,11 @@ def position(*events: pb.Event | Sequence[pb.Event]) -> Scenario[TendState]:
 def evs(when: When[TendState] | Scenario[TendState]) -> list[pb.Event]:
     """A scenario's (or a step's) events, typed as Tend's."""
     return cast(list[pb.Event], when.events)
+
+
+def logged(table: Table) -> list[pb.Event]:
+    """A played table's events, typed as Tend's."""
+    return cast(list[pb.Event], table.events)
 
 
 def step(

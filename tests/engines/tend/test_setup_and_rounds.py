@@ -16,7 +16,7 @@ from engines.tend.setup import UPCOMING, set_up
 from engines.tend.setup_phase import deal_row
 from engines.tend.state import TendState
 from proto import tend_pb2 as pb
-from tests.engines.tend.given import cmd, e, opening, position, step
+from tests.engines.tend.given import cmd, e, logged, opening, position, step
 
 
 def _table(seats: int, **options: object) -> Table:
@@ -31,7 +31,7 @@ def test_set_up_deals_the_table_and_each_player(seats: int) -> None:
     season-1 top and 3 + 4 + 3 cards under it, and 4 neighbour cards drawn per player,
     2 of them kept."""
     table = _table(seats)
-    (setup,) = [ev.game_set_up for ev in table.events if ev.HasField("game_set_up")]
+    (setup,) = [ev.game_set_up for ev in logged(table) if ev.HasField("game_set_up")]
     c = content()
     assert [c.objectives[o].season for o in setup.objectives] == [1, 2, 3]
     assert len(setup.row) == 5 and all(c.cards[i].deck == "starter" for i in setup.row)
@@ -100,12 +100,12 @@ def test_twelve_rounds_of_five_phases_then_a_last_neighbour_phase_and_final_scor
     while not ENGINE.outcome(table.state).finished:
         before = len(table.events)
         _finish_round(table)
-        for event in table.events[before:]:
+        for event in logged(table)[before:]:
             if event.HasField("phase_began"):
                 phases.append((event.phase_began.round, event.phase_began.phase))
             if event.HasField("task_row_dealt"):
                 rows.append(event.task_row_dealt)
-    kinds = [ev.WhichOneof("kind") for ev in table.events]
+    kinds = [ev.WhichOneof("kind") for ev in logged(table)]
     assert phases[0] == (1, "tasks")
     assert phases[1:-1] == [(r, p) for r in range(2, ROUNDS + 1) for p in ("neighbour", "tasks")]
     assert phases[-1] == (12, "final")
@@ -116,7 +116,7 @@ def test_twelve_rounds_of_five_phases_then_a_last_neighbour_phase_and_final_scor
         season = 1 if row.round <= 5 else 2 if row.round <= 9 else 3
         assert decks == [f"season_{season}"] * 2, row.round
     assert list(rows[-1].tops) == ["", ""], "no season card left: round 12 was the last"
-    scored = [ev.objective_scored.season for ev in table.events if ev.HasField("objective_scored")]
+    scored = [ev.objective_scored.season for ev in logged(table) if ev.HasField("objective_scored")]
     assert scored == [1, 2, 3]
     assert kinds[-1] == "game_finished" and table.state.phase == "finished"
     assert len(table.state.final) == 2
@@ -128,7 +128,7 @@ def test_the_setup_phase_reshuffles_the_discard_and_season_cards_come_back() -> 
     table = _table(1)
     _play_until(table, 4, "tasks")
     state = table.state
-    dealt = [ev.task_row_dealt for ev in table.events if ev.HasField("task_row_dealt")]
+    dealt = [ev.task_row_dealt for ev in logged(table) if ev.HasField("task_row_dealt")]
     assert [d.reshuffled for d in dealt] == [False, True, False]
     back = {c for c in state.task_deck + state.row[:3] if content().cards[c].deck != "starter"}
     assert back, "season cards of earlier rows are back in the task deck"
