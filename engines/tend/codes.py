@@ -79,7 +79,7 @@ SHIP_BAD_CELLS = Refusal(
 )
 SHIP_TOUCHES = Refusal("ship.touches", "A good may not touch another good of its type on any side.")
 GROUNDS_UNKNOWN = Refusal("grounds.unknown", "Groundskeeping turns {good} into no {mark}.")
-DISCARD_USEFUL = Refusal("discard.useful", "{good} still has a use: you must use it.")
+DISCARD_USEFUL = Refusal("discard.useful", "Your {good} still has a use: you must use it.")
 MARK_UNKNOWN = Refusal("mark.unknown", "You have no {mark} to draw.")
 MARK_NO_ROOM = Refusal("mark.no_room", "You cannot draw {mark} on that square.")
 
