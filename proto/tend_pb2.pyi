@@ -802,10 +802,13 @@ class Square(_message.Message):
     LEVEL_FIELD_NUMBER: _builtins.int
     ACTIONS_FIELD_NUMBER: _builtins.int
     COINS_FIELD_NUMBER: _builtins.int
+    AMOUNT_FIELD_NUMBER: _builtins.int
     good: _builtins.str
     level: _builtins.bool
     actions: _builtins.int
     coins: _builtins.int
+    amount: _builtins.int
+    """How many of the good (2 when the square shows two)."""
     def __init__(
         self,
         *,
@@ -813,10 +816,11 @@ class Square(_message.Message):
         level: _builtins.bool = ...,
         actions: _builtins.int = ...,
         coins: _builtins.int = ...,
+        amount: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["actions", b"actions", "coins", b"coins", "good", b"good", "level", b"level"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["actions", b"actions", "amount", b"amount", "coins", b"coins", "good", b"good", "level", b"level"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -7,7 +7,8 @@
 - ``greedy`` looks one command ahead and takes the one that most raises its
   :func:`worth`: the points it would score now, plus what its sheets promise (progress
   towards upgrades, badges and unlocks, the season objectives to come, crops and
-  animals, tasks and actions in hand). Ties are broken at random.
+  animals, tasks and actions in hand). Ties are broken at random. It never swaps
+  neighbour cards or moves animals (moves that could go on for ever).
 
 Bots are players, not rules: they use their own seeded ``random.Random``, and the
 greedy look-ahead decides with a fixed ``Rng`` of its own, so it never sees the table's
@@ -90,8 +91,9 @@ _UNLOCK = {
     "buyback": 1.0,
 }
 _ACTION = {"tend": 2.0, "chop": 2.2, "mine": 2.4, "fish": 2.2, "any": 2.4}
+_RESHUFFLING = frozenset({"discard_neighbour", "move_animal"})
 # Moves whose outcome is drawn: the look-ahead averages a few draws of its own.
-_DRAWING = frozenset({"chop", "mine", "cast", "discard_neighbour"})
+_DRAWING = frozenset({"chop", "mine", "cast"})
 _LOOKAHEADS = tuple(Rng(b"tend-greedy-lookahead", "bot", n) for n in range(4))
 
 
@@ -130,7 +132,7 @@ def _sheet_progress(state: TendState, player: Player) -> float:
     for (feature_id, row), count in crossed.items():
         feature = features[feature_id]
         size = len(feature.rows[row]) if feature.lined else len(feature.spaces)
-        share = 1.0 if (feature_id, row) in done else 0.9 * (count / size) ** 2
+        share = 1.0 if (feature_id, row) in done else 0.6 * count / size
         value += share * _feature_value(feature, row, late)
     return value
 
@@ -239,6 +241,10 @@ class GreedyBot(_Bot):
 
     def choose(self, engine: Any, state: TendState, seat: int) -> Message:
         legal = self._legal(engine, state, seat)
+        # Swapping neighbour cards and moving animals never end a phase: a greedy player
+        # that found them always a little better would never stop.
+        useful = [c for c in legal if _kind(c) not in _RESHUFFLING]
+        legal = useful or legal
         best: list[Message] = []
         best_value = float("-inf")
         for command in legal:

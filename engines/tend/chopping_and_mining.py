@@ -97,7 +97,7 @@ def _scratch(state: TendState, seat: int, task: str, square: int, rng: Rng) -> l
     if found.good == "geode":
         events += geode_events(seat, rng)
     elif found.good:
-        events.append(gained(seat, [found.good], area.id))
+        events.append(gained(seat, [found.good] * found.amount, area.id))
     if found.level:
         events += _level_up(player, seat, area.level_track)
     if bottom_row(square) and area.unlocks not in player.areas:

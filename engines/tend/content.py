@@ -234,13 +234,19 @@ class Table:
 
 @dataclass(frozen=True, slots=True)
 class Square:
-    """What a scratched square holds: a good (or ``geode``), a level arrow, extra actions
-    and coins."""
+    """What a scratched square holds: ``amount`` of a good (or a ``geode``), a level
+    arrow, extra actions and coins (``amount`` is 1 for a good unless it shows more, 0
+    on a square without a good)."""
 
     good: str = ""
     level: bool = False
     actions: int = 0
     coins: int = 0
+    amount: int = 0
+
+    def __post_init__(self) -> None:
+        if self.good and not self.amount:
+            object.__setattr__(self, "amount", 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -396,6 +402,7 @@ def _square(raw: Mapping[str, Any]) -> Square:
         level=bool(raw.get("level", False)),
         actions=int(raw.get("actions", 0)),
         coins=int(raw.get("coins", 0)),
+        amount=int(raw.get("amount", 0)),
     )
 
 

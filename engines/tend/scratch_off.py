@@ -35,18 +35,22 @@ __all__ = [
 ]
 
 
-def _key(square: Square) -> tuple[str, bool, int, int]:
-    return (square.good, square.level, square.actions, square.coins)
+def _key(square: Square) -> tuple[str, bool, int, int, int]:
+    return (square.good, square.level, square.actions, square.coins, square.amount)
 
 
 def square_message(square: Square) -> pb.Square:
     return pb.Square(
-        good=square.good, level=square.level, actions=square.actions, coins=square.coins
+        good=square.good,
+        level=square.level,
+        actions=square.actions,
+        coins=square.coins,
+        amount=square.amount,
     )
 
 
 def square_of(message: pb.Square) -> Square:
-    return Square(message.good, message.level, message.actions, message.coins)
+    return Square(message.good, message.level, message.actions, message.coins, message.amount)
 
 
 def in_top(square: int) -> bool:

@@ -39,6 +39,8 @@ def _square(square: Square) -> dict[str, Any]:
         shown["actions"] = square.actions
     if square.coins:
         shown["coins"] = square.coins
+    if square.good and square.amount > 1:
+        shown["amount"] = square.amount
     return shown
 
 

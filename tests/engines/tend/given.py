@@ -17,7 +17,7 @@ from engines.core.rng import Rng
 from engines.core.testing import Scenario, When, given
 from engines.tend.content import Square, content
 from engines.tend.engine import ENGINE
-from engines.tend.scratch_off import in_top, remaining
+from engines.tend.scratch_off import in_top, remaining, square_message
 from engines.tend.state import Scratch, TendState
 from proto import tend_pb2 as pb
 
@@ -119,9 +119,7 @@ def unlocked(seat: int, what: str, name: str, amount: int = 1) -> pb.Event:
 
 
 def scratched(seat: int, area: str, square: int, content_: Square) -> pb.Event:
-    found = pb.Square(
-        good=content_.good, level=content_.level, actions=content_.actions, coins=content_.coins
-    )
+    found = square_message(content_)
     return e(
         square_scratched=pb.SquareScratched(seat=seat, area=area, square=square, content=found)
     )

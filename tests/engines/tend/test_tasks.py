@@ -74,7 +74,7 @@ def test_reaching_the_bottom_row_unlocks_lake_and_grotto_fishing() -> None:
     path += [scratched(0, "mine", n, Square(good="iron")) for n in (18, 24)]
     history = [*opening(), *path, *crossed(0, "pickaxe", [0, 1, 2, 3]), unlocked(0, "tool", "mine")]
     history = _task(history, "mine")
-    draw = draw_of(position(history).state, 0, "mine", 30, Square(good="iron"))
+    draw = draw_of(position(history).state, 0, "mine", 30, Square(good="gold"))
     mined = step(history, 0, cmd(mine=pb.Mine(square=30)), Scripted(draw))
     assert e(unlocked=pb.Unlocked(seat=0, what="area", name="grotto", amount=0)) in mined
     state = position(history + mined).state

@@ -1,0 +1,172 @@
+"""Tend (``make bench``): complete random games per second, the scores random and greedy
+bots reach, and how often each piece of reconstructed content is used.
+
+``python -m benchmarks tend`` runs it alone. ``BW_TEND_USAGE_GAMES`` (default 1000) sets
+how many random games the content-usage counts play.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import time
+from collections import Counter
+from typing import Any
+
+from engines.core.contract import TableConfig
+from engines.core.options import resolve_options
+from engines.core.play import Table
+from engines.tend.bots import GreedyBot, RandomBot
+from engines.tend.content import content
+from engines.tend.engine import ENGINE
+
+SPEED_GAMES = {1: 40, 2: 20, 4: 20, 8: 6}
+
+
+def _table(seats: int, seed: int, name: str) -> Table:
+    config = TableConfig(f"{name}-{seats}-{seed}", seats, resolve_options(ENGINE.info.options, {}))
+    return Table.create(ENGINE, config, seed.to_bytes(8, "big"))
+
+
+def _uniform_game(seats: int, seed: int) -> int:
+    """One game chosen uniformly among legal commands; the number of commands."""
+    choices = random.Random(seed)
+    table = _table(seats, seed, "speed")
+    table.play(lambda t, seat: choices.choice(ENGINE.legal_commands(t.state, seat)))
+    return len(table.commands)
+
+
+def _speed() -> None:
+    for seats, games in SPEED_GAMES.items():
+        start = time.perf_counter()
+        commands = sum(_uniform_game(seats, seed) for seed in range(games))
+        elapsed = time.perf_counter() - start
+        print(
+            f"tend {seats}p: {games / elapsed:7.1f} random games/s "
+            f"({commands / elapsed:6.0f} commands/s, {commands / games:.0f} commands/game)",
+            flush=True,
+        )
+
+
+def _bot_game(kinds: str, seed: int) -> Table:
+    """A game with a bot per seat (``g`` greedy, ``r`` random), seats acting in random order."""
+    table = _table(len(kinds), seed, "bots")
+    bots = [(GreedyBot if k == "g" else RandomBot)(seed * 10 + n) for n, k in enumerate(kinds)]
+    order = random.Random(seed)
+    while not ENGINE.outcome(table.state).finished:
+        seat = order.choice(ENGINE.outcome(table.state).to_act)
+        table.execute(seat, bots[seat].choose(ENGINE, table.state, seat))
+    return table
+
+
+def _describe(label: str, scores: list[int]) -> None:
+    print(
+        f"  {label:<28} mean {statistics.mean(scores):6.1f}  min {min(scores):4d}  "
+        f"max {max(scores):4d}  ({len(scores)} scores)",
+        flush=True,
+    )
+
+
+def _scores() -> None:
+    print("scores (the rulebook's challenge table ranges from 111 to 275):", flush=True)
+    for kinds, games in (("r", 40), ("g", 6), ("rrrr", 10), ("gggg", 3)):
+        scores = [s for seed in range(games) for s in _bot_game(kinds, seed).state.final]
+        label = f"{'greedy' if kinds[0] == 'g' else 'random'} x{len(kinds)}"
+        _describe(label, [s.total for s in scores])
+    wins = 0
+    greedy_scores: list[int] = []
+    random_scores: list[int] = []
+    for seed in range(4):
+        table = _bot_game("grgr", seed)
+        totals = [f.total for f in table.state.final]
+        greedy_scores += totals[0::2]
+        random_scores += totals[1::2]
+        wins += max(totals) in totals[0::2]
+    _describe("greedy at greedy/random tables", greedy_scores)
+    _describe("random at greedy/random tables", random_scores)
+    print(f"  greedy won {wins} of 4 mixed tables", flush=True)
+
+
+def _usage(games: int) -> None:
+    """Count, over random games, how often each card, space, square and good is used."""
+    c = content()
+    used: dict[str, Counter[str]] = {
+        k: Counter()
+        for k in ("cards", "spaces", "rows", "goods", "objectives", "neighbours", "squares")
+    }
+    rnd = random.Random(0)
+    for seed in range(games):
+        table = _table(2, seed, "usage")
+        bots = [RandomBot(seed), RandomBot(seed + 1)]
+        while not ENGINE.outcome(table.state).finished:
+            seat = rnd.choice(ENGINE.outcome(table.state).to_act)
+            table.execute(seat, bots[seat].choose(ENGINE, table.state, seat))
+        _count(table, used)
+    every: dict[str, list[str]] = {
+        "cards": list(c.cards),
+        "spaces": [f"{f.id}:{n}" for f in c.features.values() for n in range(len(f.spaces))],
+        "rows": [f"{f.id}:{r}" for f in c.features.values() for r in range(len(f.rows))]
+        + [f"manifest:{r}" for r in range(c.manifest.grid.rows)],
+        "goods": list(c.goods),
+        "objectives": list(c.objectives),
+        "neighbours": list(c.neighbour_cards),
+        "squares": [f"{t}:{n}" for t in (*c.tables, "geode") for n in range(25)],
+    }
+    print(f"content used in {games} random 2-player games:", flush=True)
+    for kind, names in every.items():
+        counts = used[kind]
+        never = [n for n in names if not counts[n]]
+        if kind == "squares":
+            never = [n for n in never if _holds_something(n)]
+        least = sorted(names, key=counts.__getitem__)[:4]
+        print(
+            f"  {kind:<11} {len(names) - len(never):4d} of {len(names):4d} used; "
+            f"least used: {', '.join(f'{n} {counts[n]}' for n in least)}",
+            flush=True,
+        )
+        if never:
+            print(f"    never: {', '.join(never)}", flush=True)
+
+
+def _holds_something(square: str) -> bool:
+    table, _, number = square.partition(":")
+    grid = content().geode if table == "geode" else content().tables[table]
+    n = int(number)
+    return bool(grid.grid[n // 5][n % 5])
+
+
+def _count(table: Table, used: dict[str, Counter[str]]) -> None:
+    used["objectives"].update(table.state.objectives)
+    area = {}
+    for event in table.events:
+        kind = event.WhichOneof("kind")
+        body: Any = getattr(event, kind or "")
+        if kind == "card_chosen":
+            used["cards"][body.card] += 1
+        elif kind == "good_spent":
+            used["spaces"][f"{body.feature}:{body.space}"] += 1
+        elif kind == "row_completed":
+            used["rows"][f"{body.feature}:{body.row}"] += 1
+        elif kind == "goods_gained":
+            used["goods"].update(body.goods)
+        elif kind in ("good_gifted", "gift_taken"):
+            used["neighbours"][body.card] += 1
+        elif kind == "line_cast":
+            area[body.seat] = body.area
+        elif kind == "fish_caught":
+            used["squares"][f"{area[body.seat]}:{body.square}"] += 1
+        elif kind == "geode_rolled" and body.good:
+            used["squares"][f"geode:{(body.white - 2) * 5 + body.black - 2}"] += 1
+        elif kind == "geode_cracked":
+            used["squares"][f"geode:{body.square}"] += 1
+
+
+def main() -> None:
+    _speed()
+    _scores()
+    _usage(int(os.environ.get("BW_TEND_USAGE_GAMES", "1000")))
+
+
+if __name__ == "__main__":
+    main()
