@@ -1,16 +1,30 @@
 """Freunde engine speed: complete random games per second, legal_commands calls per second.
 
-    python -m benchmarks freunde
+    python -m benchmarks freunde                      # the figures
+    python -m benchmarks.bench_freunde --digest 300   # one hash over 300 games a seat count
 
 Pure engine, one process, no I/O. Random games choose uniformly among the legal
 commands (the property tests' player) with the default table options; each figure is
 measured for a fixed time budget (wall clock), and also given per CPU second.
+
+``--digest N`` plays N seeded random games at 2, 3 and 4 players and prints a SHA-256
+per player count and one over all: every event of every game and every list of legal
+commands met on the way. The player picks from the legal commands sorted by their
+bytes, so the digest does not depend on the order ``legal_commands`` lists them in:
+run it before and after a change that must not change behaviour (a refactoring, a
+speed-up) and compare the lines.
 """
 
 from __future__ import annotations
 
+import hashlib
 import random
+import sys
 import time
+from collections.abc import Callable
+from typing import Any
+
+from google.protobuf.message import Message
 
 from engines.core.contract import TableConfig
 from engines.core.play import Table
@@ -18,6 +32,9 @@ from engines.freunde.engine import ENGINE
 from engines.freunde.state import FreundeState
 
 SECONDS = 8.0
+# The digest's games rotate through these options: the default safeguard, and short
+# games that end on it.
+DIGEST_OPTIONS: tuple[dict[str, int], ...] = ({}, {"round_limit": 3}, {"round_limit": 12})
 
 
 def random_game(seats: int, index: int) -> Table:
@@ -65,6 +82,43 @@ def legal_commands_per_second() -> tuple[float, float, float]:
     return calls / wall, calls / used, listed / calls
 
 
+def _sorted_picker(choices: random.Random, total: Any) -> Callable[[Table, int], Message]:
+    """A uniform player over the legal commands sorted by their bytes, feeding every
+    list it is offered into ``total``."""
+
+    def pick(table: Table, seat: int) -> Message:
+        listed = sorted(
+            c.SerializeToString(deterministic=True)
+            for c in ENGINE.legal_commands(table.state, seat)
+        )
+        total.update(b"".join(listed))
+        chosen = ENGINE.command_type()
+        chosen.ParseFromString(choices.choice(listed))
+        return chosen
+
+    return pick
+
+
+def log_digest(games: int) -> list[str]:
+    """SHA-256 over the complete event logs and legal-command lists of ``games`` seeded
+    random games at each player count: one line per count, then one over all."""
+    everything = hashlib.sha256()
+    lines = []
+    for seats in (2, 3, 4):
+        total = hashlib.sha256()
+        for seed in range(games):
+            options = DIGEST_OPTIONS[seed % len(DIGEST_OPTIONS)]
+            config = TableConfig(f"digest-{seats}-{seed}", seats, dict(options))
+            table = Table.create(ENGINE, config, seed.to_bytes(8, "big"))
+            table.play(_sorted_picker(random.Random(seed), total))
+            for event in table.events:
+                total.update(event.SerializeToString(deterministic=True))
+        lines.append(f"{seats} players: {total.hexdigest()}")
+        everything.update(total.digest())
+    lines.append(f"all: {everything.hexdigest()}")
+    return lines
+
+
 def main() -> None:
     # Per CPU second too: on a shared machine the wall-clock figure is only a floor.
     for seats in (2, 3, 4):
@@ -83,4 +137,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) == 3 and sys.argv[1] == "--digest":
+        print("\n".join(log_digest(int(sys.argv[2]))))
+    else:
+        main()
