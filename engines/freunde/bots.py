@@ -16,7 +16,7 @@ from engines.core import hexgrid
 from engines.core.errors import RuleViolation
 from engines.core.rng import Rng
 from engines.freunde.content import OBJECTIVES, TILES, Objective
-from engines.freunde.endgame import score
+from engines.freunde.game_end import score
 from engines.freunde.garden import improvement_at
 from engines.freunde.objectives import HAND_LIMIT
 from engines.freunde.state import FreundeState
@@ -32,14 +32,14 @@ _BAMBOO_IN_RESERVE = 0.3
 
 
 def _panda_closeness(state: FreundeState, seat: int, obj: Objective) -> float:
-    have = state.eaten[seat]
+    have = state.players[seat].bamboo
     return sum(min(h, n) for h, n in zip(have, obj.bamboo, strict=True)) / sum(obj.bamboo)
 
 
 def _gardener_closeness(state: FreundeState, obj: Objective) -> float:
-    plots = dict(state.plots)
+    plots = state.garden.plots
     heights = []
-    for h, height in state.bamboo:
+    for h, height in state.garden.bamboo.items():
         if TILES[plots[h]].colour != obj.colour or height > obj.height:
             continue
         if obj.improvement in ("any", improvement_at(state, h)):
@@ -49,7 +49,8 @@ def _gardener_closeness(state: FreundeState, obj: Objective) -> float:
 
 
 def _plot_closeness(state: FreundeState, obj: Objective) -> float:
-    colours = {h: TILES[t].colour for h, t in state.plots}
+    colours = {h: TILES[t].colour for h, t in state.garden.plots.items()}
+    irrigated = state.garden.irrigated
     best = 0
     for steps in range(6):
         cells = [(hexgrid.rotate(c, steps), colour) for c, colour in obj.cells]
@@ -60,7 +61,7 @@ def _plot_closeness(state: FreundeState, obj: Objective) -> float:
             for offset, wanted in cells:
                 at = hexgrid.add(anchor, offset)
                 if colours.get(at) == wanted:
-                    found += 2 if at in state.irrigated else 1
+                    found += 2 if at in irrigated else 1
             best = max(best, found)
     return best / (2 * len(obj.cells))
 
@@ -76,10 +77,10 @@ def closeness(state: FreundeState, seat: int, card: int) -> float:
 
 
 def _worth(state: FreundeState, seat: int) -> float:
-    hand = state.hands[seat]
+    hand = state.players[seat].hand
     # Squared, so finishing a nearly done card beats starting a new one.
     progress = sum(OBJECTIVES[c].points * closeness(state, seat, c) ** 2 for c in hand)
-    stock = _BAMBOO_IN_RESERVE * sum(state.eaten[seat])
+    stock = _BAMBOO_IN_RESERVE * sum(state.players[seat].bamboo)
     return _SCORE_WEIGHT * score(state, seat) + progress + _CARD_IN_HAND * len(hand) + stock
 
 
@@ -115,7 +116,7 @@ class GreedyFreundeBot:
     ) -> float:
         kind = command.WhichOneof("kind")
         if kind in _BLIND:
-            room = kind == "draw_plots" or len(state.hands[seat]) < HAND_LIMIT - 1
+            room = kind == "draw_plots" or len(state.players[seat].hand) < HAND_LIMIT - 1
             return now + (_BLIND_DRAW if room else 0.0)
         try:
             events = engine.decide(state, command, seat, Rng(b"freunde-greedy", "bot", 0))

@@ -6,6 +6,9 @@ Enum numbers are the position in the matching tuple of state.py plus one (0 is
 
 from __future__ import annotations
 
+from typing import Any
+
+from engines.core import codes
 from engines.core.hexgrid import Hex
 from engines.freunde.state import COLOURS, IMPROVEMENTS, KINDS, WEATHERS
 from proto import freunde_pb2 as pb
@@ -19,6 +22,7 @@ __all__ = [
     "improvement_name",
     "kind_code",
     "kind_name",
+    "required_hex",
     "weather_code",
     "weather_name",
 ]
@@ -30,6 +34,14 @@ def hex_msg(h: Hex) -> pb.Hex:
 
 def hex_of(msg: pb.Hex) -> Hex:
     return (msg.q, msg.r)
+
+
+def required_hex(body: Any, field: str) -> Hex:
+    """A hex field of a command body; a missing one is refused, never read as the pond."""
+    if not body.HasField(field):
+        raise codes.COMMAND_MISSING_FIELD(field=f"hex ({field})")
+    hexagon = getattr(body, field)
+    return (hexagon.q, hexagon.r)
 
 
 def _name(names: tuple[str, ...], code: int) -> str:

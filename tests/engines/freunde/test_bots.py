@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 from engines.core.bots import GreedyBot, RandomBot
 from engines.core.contract import TableConfig
 from engines.core.play import Table
+from engines.core.testing import given
 from engines.freunde.bots import GreedyFreundeBot
 from engines.freunde.engine import ENGINE
-from tests.engines.freunde.given import GREEN, game, garden, turn
+from tests.engines.freunde.positions import DECKS, GREEN, garden, started, turn
 
 
 def test_the_greedy_bot_beats_the_random_bot_in_a_whole_game() -> None:
@@ -34,12 +34,19 @@ def test_the_generic_bots_can_fill_a_four_player_table() -> None:
 def test_the_greedy_bot_never_peeks_at_the_decks() -> None:
     """Two positions that differ only in deck order get the same choice."""
     plots = {(1, 0): GREEN[0], (1, -1): GREEN[1]}
-    state = turn(garden(game(), plots), 0)
-    shuffled = replace(
-        state,
-        plot_stack=tuple(reversed(state.plot_stack)),
-        decks=tuple(tuple(reversed(d)) for d in state.decks),
-    )
-    first = GreedyFreundeBot(5).choose(ENGINE, state, 0)
-    second = GreedyFreundeBot(5).choose(ENGINE, shuffled, 0)
+    hands = {0: [1, 16, 31], 1: [2, 17, 32]}
+    stack = [t for t in range(1, 28) if t not in plots.values()]
+    ordered = given(ENGINE, started(hands=hands, plot_stack=stack), garden(plots), turn(0))
+    reversed_decks = [list(reversed(deck)) for deck in DECKS]
+    upside_down = started(hands=hands, plot_stack=stack[::-1], decks=reversed_decks)
+    shuffled = given(ENGINE, upside_down, garden(plots), turn(0))
+    first = GreedyFreundeBot(5).choose(ENGINE, ordered.state, 0)
+    second = GreedyFreundeBot(5).choose(ENGINE, shuffled.state, 0)
     assert first == second
+
+
+def test_each_game_s_own_bots_are_the_ones_it_offers() -> None:
+    """The engine names its bots: random, and Freunde's own greedy player."""
+    assert set(ENGINE.bots) == {"random", "greedy"}
+    assert isinstance(ENGINE.bots["greedy"](1), GreedyFreundeBot)
+    assert isinstance(ENGINE.bots["random"](1), RandomBot)
