@@ -31,14 +31,19 @@ _U64 = 1 << 64
 class Rng:
     """A deterministic byte stream keyed by (seed, table id, version)."""
 
-    __slots__ = ("_block", "_buffer", "_key")
+    __slots__ = ("_block", "_buffer", "_key", "_name", "_seed")
 
     def __init__(self, seed: bytes, table_id: str, version: int) -> None:
-        self._key = hmac.new(seed, f"{table_id}:{version}".encode(), hashlib.sha256).digest()
+        # The key is derived at the first draw: most commands never draw.
+        self._seed = seed
+        self._name = f"{table_id}:{version}"
+        self._key = b""
         self._block = 0
         self._buffer = b""
 
     def _take(self, n: int) -> bytes:
+        if not self._key:
+            self._key = hmac.new(self._seed, self._name.encode(), hashlib.sha256).digest()
         while len(self._buffer) < n:
             counter = self._block.to_bytes(8, "big")
             self._buffer += hmac.new(self._key, counter, hashlib.sha256).digest()

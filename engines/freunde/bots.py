@@ -61,7 +61,7 @@ def _plot_closeness(state: FreundeState, obj: Objective) -> float:
             for offset, wanted in cells:
                 at = hexgrid.add(anchor, offset)
                 if colours.get(at) == wanted:
-                    found += 2 if at in irrigated else 1
+                    found += 2 if (at, wanted) in irrigated else 1
             best = max(best, found)
     return best / (2 * len(obj.cells))
 

@@ -8,14 +8,14 @@ stage the table is in follows from the recorded facts (see flow.py).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any, TypeVar
 
 from engines.core.deck import bury
 from engines.core.hexgrid import Hex
 from engines.core.recorders import Recorders, unchanged
 from engines.freunde import wire
-from engines.freunde.state import FreundeState, Player, Triple, Turn
+from engines.freunde.content import TILES
+from engines.freunde.state import FreundeState, Player, Triple, Turn, changed
 from proto import freunde_pb2 as pb
 
 __all__ = ["RECORDERS"]
@@ -41,18 +41,16 @@ def _put(values: Mapping[Hex, V], h: Hex, value: V) -> dict[Hex, V]:
     return out
 
 
-def _with_player(state: FreundeState, seat: int, **changes: Any) -> FreundeState:
+def _player(state: FreundeState, seat: int, **changes: Any) -> tuple[Player, ...]:
+    """The players, with ``seat``'s changed."""
     players = list(state.players)
-    players[seat] = replace(players[seat], **changes)
-    return replace(state, players=tuple(players))
+    players[seat] = changed(players[seat], **changes)
+    return tuple(players)
 
 
-def _with_turn(state: FreundeState, **changes: Any) -> FreundeState:
-    return replace(state, turn=replace(state.turn, **changes))
-
-
-def _with_garden(state: FreundeState, **changes: Any) -> FreundeState:
-    return replace(state, garden=replace(state.garden, **changes))
+def _acting(state: FreundeState, action: str, **changes: Any) -> Turn:
+    """The turn, with one more ``action`` taken."""
+    return changed(state.turn, actions=(*state.turn.actions, action), **changes)
 
 
 def _without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
@@ -82,7 +80,7 @@ def objectives_dealt(state: FreundeState, e: pb.ObjectivesDealt) -> FreundeState
     for card, kind in zip(e.cards, e.kinds, strict=True):
         decks[kind - 1] = _without(decks[kind - 1], card)
     hand = (*state.players[e.seat].hand, *e.cards)
-    return _with_player(replace(state, decks=tuple(decks)), e.seat, hand=hand)
+    return changed(state, decks=tuple(decks), players=_player(state, e.seat, hand=hand))
 
 
 # -- Turns and weather -----------------------------------------------------------------------
@@ -90,7 +88,7 @@ def objectives_dealt(state: FreundeState, e: pb.ObjectivesDealt) -> FreundeState
 
 @RECORDERS.on("turn_started")
 def turn_started(state: FreundeState, e: pb.TurnStarted) -> FreundeState:
-    return replace(state, turn=Turn(seat=e.seat, round=e.round))
+    return changed(state, turn=Turn(seat=e.seat, round=e.round))
 
 
 RECORDERS.on("turn_ended")(unchanged)
@@ -98,32 +96,38 @@ RECORDERS.on("turn_ended")(unchanged)
 
 @RECORDERS.on("weather_rolled")
 def weather_rolled(state: FreundeState, e: pb.WeatherRolled) -> FreundeState:
-    return _with_turn(state, weather=wire.weather_name(e.weather), weather_used=False)
+    weather = wire.weather_name(e.weather)
+    return changed(state, turn=changed(state.turn, weather=weather, weather_used=False))
 
 
 @RECORDERS.on("weather_chosen")
 def weather_chosen(state: FreundeState, e: pb.WeatherChosen) -> FreundeState:
-    return _with_turn(state, weather=wire.weather_name(e.weather), weather_used=False)
+    weather = wire.weather_name(e.weather)
+    return changed(state, turn=changed(state.turn, weather=weather, weather_used=False))
 
 
 @RECORDERS.on("weather_skipped")
 def weather_skipped(state: FreundeState, e: pb.WeatherSkipped) -> FreundeState:
-    return _with_turn(state, weather_used=True)
+    return changed(state, turn=changed(state.turn, weather_used=True))
 
 
 @RECORDERS.on("rain_fell")
 def rain_fell(state: FreundeState, e: pb.RainFell) -> FreundeState:
     """The rain's plot grows in the BambooGrown events that follow."""
-    return _with_turn(state, weather_used=True)
+    return changed(state, turn=changed(state.turn, weather_used=True))
 
 
 @RECORDERS.on("improvement_taken")
 def improvement_taken(state: FreundeState, e: pb.ImprovementTaken) -> FreundeState:
     index = e.improvement - 1
     held = _add(state.players[e.seat].improvements, index, 1)
-    supply = replace(state.supply, improvements=_add(state.supply.improvements, index, -1))
-    state = replace(state, supply=supply, turn=replace(state.turn, weather_used=True))
-    return _with_player(state, e.seat, improvements=held)
+    bank = _add(state.supply.improvements, index, -1)
+    return changed(
+        state,
+        supply=changed(state.supply, improvements=bank),
+        turn=changed(state.turn, weather_used=True),
+        players=_player(state, e.seat, improvements=held),
+    )
 
 
 # -- Plots -----------------------------------------------------------------------------------
@@ -133,34 +137,41 @@ def improvement_taken(state: FreundeState, e: pb.ImprovementTaken) -> FreundeSta
 def plots_drawn(state: FreundeState, e: pb.PlotsDrawn) -> FreundeState:
     drawn = tuple(e.tiles)
     stack = tuple(t for t in state.plot_stack if t not in drawn)
-    turn = replace(state.turn, actions=(*state.turn.actions, "plot"), drawn_plots=drawn)
-    return replace(state, plot_stack=stack, turn=turn)
+    return changed(state, plot_stack=stack, turn=_acting(state, "plot", drawn_plots=drawn))
 
 
 @RECORDERS.on("plot_placed")
 def plot_placed(state: FreundeState, e: pb.PlotPlaced) -> FreundeState:
     """The other drawn plots went under the stack, in the order drawn."""
     rest = _without(state.turn.drawn_plots, e.tile)
-    plots = {**state.garden.plots, wire.hex_of(e.at): e.tile}
-    return replace(
+    h = wire.hex_of(e.at)
+    garden = state.garden
+    return changed(
         state,
-        garden=replace(state.garden, plots=plots),
+        garden=changed(garden, plots={**garden.plots, h: e.tile}, tiles=garden.tiles | {h}),
         plot_stack=bury(state.plot_stack, rest),
-        turn=replace(state.turn, drawn_plots=()),
+        turn=changed(state.turn, drawn_plots=()),
     )
 
 
 @RECORDERS.on("plot_irrigated")
 def plot_irrigated(state: FreundeState, e: pb.PlotIrrigated) -> FreundeState:
-    return _with_garden(state, irrigated=state.garden.irrigated | {wire.hex_of(e.at)})
+    h = wire.hex_of(e.at)
+    colour = TILES[state.garden.plots[h]].colour
+    irrigated = state.garden.irrigated | {(h, colour)}
+    return changed(state, garden=changed(state.garden, irrigated=irrigated))
 
 
 @RECORDERS.on("bamboo_grown")
 def bamboo_grown(state: FreundeState, e: pb.BambooGrown) -> FreundeState:
     h = wire.hex_of(e.at)
     bamboo = _put(state.garden.bamboo, h, state.garden.bamboo.get(h, 0) + e.sections)
-    supply = replace(state.supply, bamboo=_add(state.supply.bamboo, e.colour - 1, -e.sections))
-    return replace(state, garden=replace(state.garden, bamboo=bamboo), supply=supply)
+    supply = _add(state.supply.bamboo, e.colour - 1, -e.sections)
+    return changed(
+        state,
+        garden=changed(state.garden, bamboo=bamboo),
+        supply=changed(state.supply, bamboo=supply),
+    )
 
 
 # -- Irrigation ------------------------------------------------------------------------------
@@ -168,18 +179,25 @@ def bamboo_grown(state: FreundeState, e: pb.BambooGrown) -> FreundeState:
 
 @RECORDERS.on("irrigation_taken")
 def irrigation_taken(state: FreundeState, e: pb.IrrigationTaken) -> FreundeState:
-    supply = replace(state.supply, irrigation=state.supply.irrigation - 1)
-    turn = replace(state.turn, actions=(*state.turn.actions, "irrigation"))
-    state = replace(state, supply=supply, turn=turn)
-    return _with_player(state, e.seat, irrigation=state.players[e.seat].irrigation + 1)
+    held = state.players[e.seat].irrigation + 1
+    return changed(
+        state,
+        supply=changed(state.supply, irrigation=state.supply.irrigation - 1),
+        turn=_acting(state, "irrigation"),
+        players=_player(state, e.seat, irrigation=held),
+    )
 
 
 @RECORDERS.on("irrigation_placed")
 def irrigation_placed(state: FreundeState, e: pb.IrrigationPlaced) -> FreundeState:
     a, b = wire.hex_of(e.a), wire.hex_of(e.b)
     side = (a, b) if a <= b else (b, a)
-    state = _with_garden(state, channels=state.garden.channels | {side})
-    return _with_player(state, e.seat, irrigation=state.players[e.seat].irrigation - 1)
+    held = state.players[e.seat].irrigation - 1
+    return changed(
+        state,
+        garden=changed(state.garden, channels=state.garden.channels | {side}),
+        players=_player(state, e.seat, irrigation=held),
+    )
 
 
 # -- The Gardener and the Panda --------------------------------------------------------------
@@ -187,30 +205,30 @@ def irrigation_placed(state: FreundeState, e: pb.IrrigationPlaced) -> FreundeSta
 
 @RECORDERS.on("gardener_moved")
 def gardener_moved(state: FreundeState, e: pb.GardenerMoved) -> FreundeState:
-    return replace(
+    return changed(
         state,
-        garden=replace(state.garden, gardener=wire.hex_of(e.to)),
-        turn=replace(state.turn, actions=(*state.turn.actions, "gardener")),
+        garden=changed(state.garden, gardener=wire.hex_of(e.to)),
+        turn=_acting(state, "gardener"),
     )
 
 
 @RECORDERS.on("panda_moved")
 def panda_moved(state: FreundeState, e: pb.PandaMoved) -> FreundeState:
     """By the storm (the weather's effect) or as the Panda action."""
-    if e.by_storm:
-        turn = replace(state.turn, weather_used=True)
-    else:
-        turn = replace(state.turn, actions=(*state.turn.actions, "panda"))
-    return replace(state, garden=replace(state.garden, panda=wire.hex_of(e.to)), turn=turn)
+    turn = changed(state.turn, weather_used=True) if e.by_storm else _acting(state, "panda")
+    return changed(state, garden=changed(state.garden, panda=wire.hex_of(e.to)), turn=turn)
 
 
 @RECORDERS.on("bamboo_eaten")
 def bamboo_eaten(state: FreundeState, e: pb.BambooEaten) -> FreundeState:
     h = wire.hex_of(e.at)
     bamboo = _put(state.garden.bamboo, h, state.garden.bamboo.get(h, 0) - 1)
-    state = _with_garden(state, bamboo=bamboo)
     eaten = _add(state.players[e.seat].bamboo, e.colour - 1, 1)
-    return _with_player(state, e.seat, bamboo=eaten)
+    return changed(
+        state,
+        garden=changed(state.garden, bamboo=bamboo),
+        players=_player(state, e.seat, bamboo=eaten),
+    )
 
 
 # -- Improvements ----------------------------------------------------------------------------
@@ -219,9 +237,12 @@ def bamboo_eaten(state: FreundeState, e: pb.BambooEaten) -> FreundeState:
 @RECORDERS.on("improvement_placed")
 def improvement_placed(state: FreundeState, e: pb.ImprovementPlaced) -> FreundeState:
     chips = {**state.garden.chips, wire.hex_of(e.at): wire.improvement_name(e.improvement)}
-    state = _with_garden(state, chips=chips)
     held = _add(state.players[e.seat].improvements, e.improvement - 1, -1)
-    return _with_player(state, e.seat, improvements=held)
+    return changed(
+        state,
+        garden=changed(state.garden, chips=chips),
+        players=_player(state, e.seat, improvements=held),
+    )
 
 
 # -- Objectives ------------------------------------------------------------------------------
@@ -231,9 +252,13 @@ def improvement_placed(state: FreundeState, e: pb.ImprovementPlaced) -> FreundeS
 def objective_drawn(state: FreundeState, e: pb.ObjectiveDrawn) -> FreundeState:
     decks = list(state.decks)
     decks[e.kind - 1] = _without(decks[e.kind - 1], e.card)
-    turn = replace(state.turn, actions=(*state.turn.actions, "objective"))
-    state = replace(state, decks=tuple(decks), turn=turn)
-    return _with_player(state, e.seat, hand=(*state.players[e.seat].hand, e.card))
+    hand = (*state.players[e.seat].hand, e.card)
+    return changed(
+        state,
+        decks=tuple(decks),
+        turn=_acting(state, "objective"),
+        players=_player(state, e.seat, hand=hand),
+    )
 
 
 @RECORDERS.on("objective_returned")
@@ -244,9 +269,14 @@ def objective_returned(state: FreundeState, e: pb.ObjectiveReturned) -> FreundeS
     decks[index] = bury(decks[index], (e.card,))
     actions = list(state.turn.actions)
     del actions[len(actions) - 1 - actions[::-1].index("objective")]
-    turn = replace(state.turn, actions=tuple(actions), returned=_add(state.turn.returned, index, 1))
-    state = replace(state, decks=tuple(decks), turn=turn)
-    return _with_player(state, e.seat, hand=_without(state.players[e.seat].hand, e.card))
+    returned = _add(state.turn.returned, index, 1)
+    hand = _without(state.players[e.seat].hand, e.card)
+    return changed(
+        state,
+        decks=tuple(decks),
+        turn=changed(state.turn, actions=tuple(actions), returned=returned),
+        players=_player(state, e.seat, hand=hand),
+    )
 
 
 @RECORDERS.on("objective_claimed")
@@ -254,17 +284,20 @@ def objective_claimed(state: FreundeState, e: pb.ObjectiveClaimed) -> FreundeSta
     """A panda objective's bamboo goes from the reserve back to the supply."""
     given = (e.green_returned, e.yellow_returned, e.pink_returned)
     player = state.players[e.seat]
-    back = state.supply.bamboo
-    supply = (back[0] + given[0], back[1] + given[1], back[2] + given[2])
-    state = replace(state, supply=replace(state.supply, bamboo=supply))
-    have = player.bamboo
-    return _with_player(
+    back, have = state.supply.bamboo, player.bamboo
+    return changed(
         state,
-        e.seat,
-        hand=_without(player.hand, e.card),
-        claimed=(*player.claimed, e.card),
-        points=_add(player.points, e.kind - 1, e.points),
-        bamboo=(have[0] - given[0], have[1] - given[1], have[2] - given[2]),
+        supply=changed(
+            state.supply, bamboo=(back[0] + given[0], back[1] + given[1], back[2] + given[2])
+        ),
+        players=_player(
+            state,
+            e.seat,
+            hand=_without(player.hand, e.card),
+            claimed=(*player.claimed, e.card),
+            points=_add(player.points, e.kind - 1, e.points),
+            bamboo=(have[0] - given[0], have[1] - given[1], have[2] - given[2]),
+        ),
     )
 
 
@@ -273,12 +306,12 @@ def objective_claimed(state: FreundeState, e: pb.ObjectiveClaimed) -> FreundeSta
 
 @RECORDERS.on("emperor_awarded")
 def emperor_awarded(state: FreundeState, e: pb.EmperorAwarded) -> FreundeState:
-    return replace(state, emperor=e.seat)
+    return changed(state, emperor=e.seat)
 
 
 @RECORDERS.on("game_ended")
 def game_ended(state: FreundeState, e: pb.GameEnded) -> FreundeState:
-    return replace(
+    return changed(
         state,
         finished=True,
         final_scores=tuple(e.scores),

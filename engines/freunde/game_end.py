@@ -51,27 +51,29 @@ def winners(state: FreundeState) -> tuple[int, ...]:
     return tuple(seat for seat, key in ranked.items() if key == best)
 
 
-def _breakdown(state: FreundeState, seat: int) -> dict[str, int]:
-    player = state.players[seat]
-    plot, gardener, panda = player.points
-    return {
-        "plot": plot,
-        "gardener": gardener,
-        "panda": panda,
-        "emperor": EMPEROR_POINTS if state.emperor == seat else 0,
-        "objectives": len(player.claimed),
-    }
-
-
 def standing(state: FreundeState) -> Standing:
     """Scores now (final once the game is over), the winners, and where points came from."""
-    seats = range(state.seats)
+    scores = []
+    players = []
+    for seat, player in enumerate(state.players):
+        plot, gardener, panda = player.points
+        emperor = EMPEROR_POINTS if state.emperor == seat else 0
+        scores.append(plot + gardener + panda + emperor)
+        players.append(
+            {
+                "plot": plot,
+                "gardener": gardener,
+                "panda": panda,
+                "emperor": emperor,
+                "objectives": len(player.claimed),
+            }
+        )
     breakdown: dict[str, Any] = {
-        "players": [_breakdown(state, seat) for seat in seats],
+        "players": players,
         "emperor": state.emperor,
         "end_reason": state.end_reason,
     }
-    return Standing(tuple(score(state, seat) for seat in seats), state.winners, breakdown)
+    return Standing(tuple(scores), state.winners, breakdown)
 
 
 def game_ended(state: FreundeState, reason: str) -> pb.Event:

@@ -11,15 +11,17 @@ from engines.core import hexgrid
 from engines.core.hexgrid import Hex
 from engines.core.track import Track
 from engines.freunde.content import TILES
-from engines.freunde.state import COLOURS, POND, FreundeState
+from engines.freunde.state import COLOURS, FreundeState
 
 __all__ = [
     "STALK",
     "bamboo_at",
+    "can_grow",
     "colour_at",
     "grow",
     "improvement_at",
     "is_blank",
+    "is_irrigated",
     "is_plot",
     "neighbouring_plots",
     "tiles_present",
@@ -29,11 +31,9 @@ __all__ = [
 STALK = Track(0, 4)
 
 
-def tiles_present(state: FreundeState) -> set[Hex]:
+def tiles_present(state: FreundeState) -> frozenset[Hex]:
     """Every hex holding a tile, the pond included: the ground the gardener and panda walk."""
-    present = set(state.garden.plots)
-    present.add(POND)
-    return present
+    return state.garden.tiles
 
 
 def is_plot(state: FreundeState, h: Hex) -> bool:
@@ -61,12 +61,26 @@ def improvement_at(state: FreundeState, h: Hex) -> str:
     return state.garden.chips.get(h, "none")
 
 
+def is_irrigated(state: FreundeState, h: Hex) -> bool:
+    """Whether the plot at ``h`` is irrigated (the pond and empty hexes are not)."""
+    return (h, colour_at(state, h)) in state.garden.irrigated
+
+
 def is_blank(state: FreundeState, h: Hex) -> bool:
     """Improvements › a plot with no bamboo and no improvement (printed or placed)."""
     return (
         h in state.garden.plots
         and h not in state.garden.bamboo
         and improvement_at(state, h) == "none"
+    )
+
+
+def can_grow(state: FreundeState, h: Hex, colour: str) -> bool:
+    """Whether a section can still grow on the ``colour`` plot at ``h``: its stalk is
+    below 4 and the supply still holds one of its colour (see :func:`grow`)."""
+    return (
+        STALK.room(state.garden.bamboo.get(h, 0)) > 0
+        and state.supply.bamboo[COLOURS.index(colour)] > 0
     )
 
 

@@ -8,6 +8,7 @@ to 4; the panda never eats on an enclosure.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 from engines.core import hexgrid
@@ -34,14 +35,33 @@ __all__ = [
 ]
 
 
-def gardener_reach(state: FreundeState) -> list[Hex]:
+# Where a figure can go depends only on where it stands and where the tiles lie, which
+# changes far less often than legal commands are listed: remembered, keyed by both.
+
+
+@functools.lru_cache(maxsize=4096)
+def _reach(start: Hex, tiles: frozenset[Hex]) -> tuple[Hex, ...]:
+    return tuple(hexgrid.straight_moves(start, tiles))
+
+
+@functools.lru_cache(maxsize=4096)
+def _gardener_body(to: Hex) -> pb.MoveGardener:
+    return pb.MoveGardener(to=wire.hex_msg(to))
+
+
+@functools.lru_cache(maxsize=4096)
+def _panda_body(to: Hex) -> pb.MovePanda:
+    return pb.MovePanda(to=wire.hex_msg(to))
+
+
+def gardener_reach(state: FreundeState) -> tuple[Hex, ...]:
     """Gardener: any number of tiles in a straight line, never over a gap."""
-    return hexgrid.straight_moves(state.garden.gardener, tiles_present(state))
+    return _reach(state.garden.gardener, tiles_present(state))
 
 
-def panda_reach(state: FreundeState) -> list[Hex]:
+def panda_reach(state: FreundeState) -> tuple[Hex, ...]:
     """Panda: any number of tiles in a straight line, never over a gap."""
-    return hexgrid.straight_moves(state.garden.panda, tiles_present(state))
+    return _reach(state.garden.panda, tiles_present(state))
 
 
 def growth_sections(state: FreundeState, h: Hex) -> int:
@@ -62,14 +82,14 @@ def gardener_growth(state: FreundeState, at: Hex) -> list[tuple[Hex, int]]:
         if near is not None and TILES[near].colour == colour:
             targets.append(n)
     irrigated = state.garden.irrigated
-    return [(h, growth_sections(state, h)) for h in targets if h in irrigated]
+    return [(h, growth_sections(state, h)) for h in targets if (h, colour) in irrigated]
 
 
 def _destination(
     state: FreundeState,
     cmd: pb.MoveGardener | pb.MovePanda,
     action: str,
-    reach: Callable[[FreundeState], list[Hex]],
+    reach: Callable[[FreundeState], tuple[Hex, ...]],
     refusal: Refusal,
 ) -> Hex:
     """Where a straight-line move goes: the action must fit in the turn and reach it."""
@@ -87,10 +107,11 @@ def move_gardener(state: FreundeState, cmd: pb.MoveGardener, seat: int) -> list[
     return [moved, *grown_events(state, gardener_growth(state, to))]
 
 
-def gardener_moves(state: FreundeState, seat: int) -> list[pb.MoveGardener]:
+def gardener_moves(state: FreundeState, seat: int) -> tuple[pb.MoveGardener, ...]:
+    """Every gardener move (shared bodies: the kit copies each into the command it lists)."""
     if not fits_in_turn(state, "gardener"):
-        return []
-    return [pb.MoveGardener(to=wire.hex_msg(to)) for to in gardener_reach(state)]
+        return ()
+    return tuple(map(_gardener_body, gardener_reach(state)))
 
 
 def panda_eats(state: FreundeState, seat: int, at: Hex) -> list[pb.Event]:
@@ -110,7 +131,8 @@ def move_panda(state: FreundeState, cmd: pb.MovePanda, seat: int) -> list[pb.Eve
     return [moved, *panda_eats(state, seat, to)]
 
 
-def panda_moves(state: FreundeState, seat: int) -> list[pb.MovePanda]:
+def panda_moves(state: FreundeState, seat: int) -> tuple[pb.MovePanda, ...]:
+    """Every panda move (shared bodies: the kit copies each into the command it lists)."""
     if not fits_in_turn(state, "panda"):
-        return []
-    return [pb.MovePanda(to=wire.hex_msg(to)) for to in panda_reach(state)]
+        return ()
+    return tuple(map(_panda_body, panda_reach(state)))

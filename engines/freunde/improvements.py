@@ -45,9 +45,9 @@ def place_improvement(state: FreundeState, cmd: pb.PlaceImprovement, seat: int) 
 
 def chip_placements(state: FreundeState, seat: int) -> list[pb.PlaceImprovement]:
     """Every chip of the reserve on every blank plot."""
-    chips = chips_in_reserve(state, seat)
-    if not chips:
+    if not any(state.players[seat].improvements):
         return []
+    chips = chips_in_reserve(state, seat)
     return [
         pb.PlaceImprovement(improvement=wire.improvement_code(kind), at=wire.hex_msg(at))
         for at in improvement_spots(state)

@@ -10,13 +10,14 @@ time grows one bamboo. A watershed waters its plot but is no source for channels
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 
 from engines.core import hexgrid
 from engines.core.hexgrid import Edge, Hex, Vertex
 from engines.freunde import codes, wire
 from engines.freunde.actions import check_action, fits_in_turn
-from engines.freunde.garden import grow, tiles_present
+from engines.freunde.garden import grow, is_irrigated, tiles_present
 from engines.freunde.state import POND, FreundeState
 from proto import freunde_pb2 as pb
 
@@ -59,40 +60,53 @@ def first_irrigation(
     ``newly`` are plots that become irrigated now (in order); ``seat_events`` are the
     events that make them so, and come first.
     """
-    irrigated = state.garden.irrigated
-    fresh = [h for h in dict.fromkeys(newly) if h not in irrigated]
+    fresh = [h for h in dict.fromkeys(newly) if not is_irrigated(state, h)]
     out = list(seat_events)
     out.extend(pb.Event(plot_irrigated=pb.PlotIrrigated(at=wire.hex_msg(h))) for h in fresh)
     out.extend(grown_events(state, [(h, 1) for h in fresh]))
     return out
 
 
-def _network_corners(channels: frozenset[Edge]) -> set[Vertex]:
+# The network's geometry depends only on where the tiles and channels lie, which changes
+# a few dozen times a game while legal commands are listed on every move: it is
+# remembered, keyed by those two sets.
+
+
+@functools.lru_cache(maxsize=1024)
+def _network_corners(channels: frozenset[Edge]) -> frozenset[Vertex]:
     corners: set[Vertex] = set()
     for e in channels:
         corners.update(hexgrid.edge_vertices(e))
-    return corners
+    return frozenset(corners)
 
 
-def _connects(e: Edge, corners: set[Vertex]) -> bool:
+def _connects(e: Edge, corners: frozenset[Vertex]) -> bool:
     """A side joins the network when one of its end corners is on the pond or a channel."""
     return any(POND in v or v in corners for v in hexgrid.edge_vertices(e))
 
 
-def channel_spots(state: FreundeState) -> list[Edge]:
-    """Every side where a channel may go now, in canonical order."""
-    present = tiles_present(state)
-    channels = state.garden.channels
+@functools.lru_cache(maxsize=1024)
+def _open_sides(tiles: frozenset[Hex], channels: frozenset[Edge]) -> tuple[Edge, ...]:
     corners = _network_corners(channels)
     spots: list[Edge] = []
-    for h in present:
+    for h in tiles:
         for n in hexgrid.neighbours(h):
             # Each side once, named by its sorted pair of hexes (hexgrid.edge).
-            if h < n and n in present:
+            if h < n and n in tiles:
                 side = (h, n)
                 if side not in channels and _connects(side, corners):
                     spots.append(side)
-    return sorted(spots)
+    return tuple(sorted(spots))
+
+
+@functools.lru_cache(maxsize=4096)
+def _channel_body(a: Hex, b: Hex) -> pb.PlaceIrrigation:
+    return pb.PlaceIrrigation(a=wire.hex_msg(a), b=wire.hex_msg(b))
+
+
+def channel_spots(state: FreundeState) -> list[Edge]:
+    """Every side where a channel may go now, in canonical order."""
+    return list(_open_sides(tiles_present(state), state.garden.channels))
 
 
 def take_irrigation(state: FreundeState, cmd: pb.TakeIrrigation, seat: int) -> list[pb.Event]:
@@ -103,10 +117,11 @@ def take_irrigation(state: FreundeState, cmd: pb.TakeIrrigation, seat: int) -> l
     return [pb.Event(irrigation_taken=pb.IrrigationTaken(seat=seat))]
 
 
+_TAKE = pb.TakeIrrigation()
+
+
 def irrigation_takings(state: FreundeState, seat: int) -> list[pb.TakeIrrigation]:
-    if fits_in_turn(state, "irrigation") and state.supply.irrigation > 0:
-        return [pb.TakeIrrigation()]
-    return []
+    return [_TAKE] if fits_in_turn(state, "irrigation") and state.supply.irrigation > 0 else []
 
 
 def place_irrigation(state: FreundeState, cmd: pb.PlaceIrrigation, seat: int) -> list[pb.Event]:
@@ -130,11 +145,11 @@ def place_irrigation(state: FreundeState, cmd: pb.PlaceIrrigation, seat: int) ->
 
 
 def channel_placements(state: FreundeState, seat: int) -> list[pb.PlaceIrrigation]:
-    """Every channel the seat may place now: each free side, named either way round."""
+    """Every channel the seat may place now: each free side, named either way round
+    (shared bodies: the kit copies each into the command it lists)."""
     if state.players[seat].irrigation <= 0:
         return []
-    out = []
-    for a, b in channel_spots(state):
-        out.append(pb.PlaceIrrigation(a=wire.hex_msg(a), b=wire.hex_msg(b)))
-        out.append(pb.PlaceIrrigation(a=wire.hex_msg(b), b=wire.hex_msg(a)))
+    out: list[pb.PlaceIrrigation] = []
+    for a, b in _open_sides(tiles_present(state), state.garden.channels):
+        out += (_channel_body(a, b), _channel_body(b, a))
     return out

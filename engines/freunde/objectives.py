@@ -9,6 +9,7 @@ down, but not flipped), with every plot of it irrigated.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from dataclasses import dataclass
 
@@ -19,7 +20,7 @@ from engines.freunde import codes, wire
 from engines.freunde.actions import check_action, fits_in_turn
 from engines.freunde.content import OBJECTIVES, TILES, Objective
 from engines.freunde.game_end import EMPEROR_POINTS, emperor_threshold
-from engines.freunde.state import KINDS, FreundeState
+from engines.freunde.state import COLOURS, KINDS, FreundeState
 from proto import freunde_pb2 as pb
 
 __all__ = [
@@ -67,34 +68,28 @@ _PATTERNS: dict[int, _PlotPattern] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class _Irrigated:
-    """The irrigated plots' colours, and how many of each there are."""
-
-    colours: dict[Hex, str]
-    counts: Counter[str]
+# The irrigated plots with their colours (Garden.irrigated).
+Irrigated = frozenset[tuple[Hex, str]]
 
 
-def _irrigated(state: FreundeState) -> _Irrigated:
-    irrigated = state.garden.irrigated
-    colours = {h: TILES[t].colour for h, t in state.garden.plots.items() if h in irrigated}
-    return _Irrigated(colours, Counter(colours.values()))
-
-
-def _plot_pattern_shown(watered: _Irrigated, card: int) -> bool:
+@functools.lru_cache(maxsize=4096)
+def _plot_pattern_shown(irrigated: Irrigated, card: int) -> bool:
     """Some turn of the card's pattern lies on irrigated plots of its colours.
 
     Each irrigated plot of the origin's colour is tried as the origin; a garden with
-    too few irrigated plots of a colour the card needs is ruled out first.
+    too few irrigated plots of a colour the card needs is ruled out first. The answer
+    depends only on its arguments, so it is remembered: a garden's irrigation changes a
+    few dozen times a game, while the hands are checked on every move.
     """
     pattern = _PATTERNS[card]
-    counts, colours = watered.counts, watered.colours
-    if any(counts[colour] < needed for colour, needed in pattern.needs):
+    colours = dict(irrigated)
+    by_colour: dict[str, list[Hex]] = {colour: [] for colour in COLOURS}
+    for h, colour in irrigated:
+        by_colour[colour].append(h)
+    if any(len(by_colour[colour]) < needed for colour, needed in pattern.needs):
         return False
     for origin_colour, rest in pattern.turns:
-        for (q, r), colour in colours.items():
-            if colour != origin_colour:
-                continue
+        for q, r in by_colour[origin_colour]:
             for dq, dr, wanted in rest:
                 if colours.get((q + dq, r + dr)) != wanted:
                     break
@@ -103,19 +98,31 @@ def _plot_pattern_shown(watered: _Irrigated, card: int) -> bool:
     return False
 
 
-def _gardener_shown(state: FreundeState, obj: Objective) -> bool:
+# The heights gardener cards ask for: shorter stalks never complete one.
+_TOWER_HEIGHTS = frozenset(o.height for o in OBJECTIVES.values() if o.kind == "gardener")
+Tower = tuple[int, str, str]  # height, colour, improvement
+
+
+def _towers(state: FreundeState) -> list[Tower]:
+    """The stalks tall enough for a gardener card, with their plot's colour and improvement."""
+    garden = state.garden
+    out = []
+    for h, height in garden.bamboo.items():
+        if height in _TOWER_HEIGHTS:
+            tile = TILES[garden.plots[h]]
+            improvement = tile.improvement
+            if improvement == "none":
+                improvement = garden.chips.get(h, "none")
+            out.append((height, tile.colour, improvement))
+    return out
+
+
+def _gardener_shown(towers: list[Tower], obj: Objective) -> bool:
     """Bamboos of exactly the card's height on plots of its colour and improvement."""
-    plots = state.garden.plots
-    chips = state.garden.chips
     found = 0
-    for h, height in state.garden.bamboo.items():
-        if height != obj.height:
-            continue
-        tile = TILES[plots[h]]
-        if tile.colour != obj.colour:
-            continue
-        improvement = tile.improvement if tile.improvement != "none" else chips.get(h, "none")
-        if obj.improvement in ("any", improvement):
+    wanted = (obj.height, obj.colour)
+    for height, colour, improvement in towers:
+        if (height, colour) == wanted and obj.improvement in ("any", improvement):
             found += 1
     return found >= obj.count
 
@@ -124,15 +131,17 @@ def is_shown_by_garden(state: FreundeState, card: int) -> bool:
     """Whether a plot or gardener objective is already reflected in the garden."""
     obj = OBJECTIVES[card]
     if obj.kind == "plot":
-        return _plot_pattern_shown(_irrigated(state), card)
+        return _plot_pattern_shown(state.garden.irrigated, card)
     if obj.kind == "gardener":
-        return _gardener_shown(state, obj)
+        return _gardener_shown(_towers(state), obj)
     return False
 
 
 def _panda_met(state: FreundeState, seat: int, obj: Objective) -> bool:
-    have = state.players[seat].bamboo
-    return all(h >= n for h, n in zip(have, obj.bamboo, strict=True))
+    """The reserve holds at least the card's bamboo of each colour."""
+    green, yellow, pink = state.players[seat].bamboo
+    need_green, need_yellow, need_pink = obj.bamboo
+    return green >= need_green and yellow >= need_yellow and pink >= need_pink
 
 
 def is_met(state: FreundeState, seat: int, card: int) -> bool:
@@ -145,16 +154,17 @@ def is_met(state: FreundeState, seat: int, card: int) -> bool:
 
 def claimable(state: FreundeState, seat: int) -> list[int]:
     """The cards of ``seat``'s hand it may claim now."""
-    watered: _Irrigated | None = None
+    irrigated = state.garden.irrigated
+    towers: list[Tower] | None = None
     out = []
     for card in state.players[seat].hand:
         obj = OBJECTIVES[card]
         if obj.kind == "plot":
-            if watered is None:
-                watered = _irrigated(state)
-            met = _plot_pattern_shown(watered, card)
+            met = _plot_pattern_shown(irrigated, card)
         elif obj.kind == "gardener":
-            met = _gardener_shown(state, obj)
+            if towers is None:
+                towers = _towers(state)
+            met = _gardener_shown(towers, obj)
         else:
             met = _panda_met(state, seat, obj)
         if met:
@@ -197,10 +207,14 @@ def draw_objective(state: FreundeState, cmd: pb.DrawObjective, seat: int) -> lis
     return events
 
 
+_DRAWS = {kind: pb.DrawObjective(kind=wire.kind_code(kind)) for kind in KINDS}
+
+
 def objective_draws(state: FreundeState, seat: int) -> list[pb.DrawObjective]:
+    """One draw per open deck (shared bodies: the kit copies each into its command)."""
     if not fits_in_turn(state, "objective"):
         return []
-    return [pb.DrawObjective(kind=wire.kind_code(kind)) for kind in drawable_kinds(state, seat)]
+    return [_DRAWS[kind] for kind in drawable_kinds(state, seat)]
 
 
 def claim_objective(state: FreundeState, cmd: pb.ClaimObjective, seat: int) -> list[pb.Event]:

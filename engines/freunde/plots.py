@@ -6,7 +6,8 @@ plots." A plot placed by the pond, or printed with a watershed, is irrigated at 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Container
 from dataclasses import replace
 
 from engines.core import hexgrid
@@ -34,7 +35,7 @@ DRAW_COUNT = 3
 _AROUND_POND = frozenset(hexgrid.neighbours(POND))
 
 
-def _open_spot(plots: Mapping[Hex, int], h: Hex) -> bool:
+def _open_spot(plots: Container[Hex], h: Hex) -> bool:
     if h == POND or h in plots:
         return False
     if h in _AROUND_POND:
@@ -47,20 +48,24 @@ def can_place_at(state: FreundeState, h: Hex) -> bool:
     return _open_spot(state.garden.plots, h)
 
 
-def plot_spots(state: FreundeState) -> list[Hex]:
-    """Every hex a plot may be placed on now."""
-    plots = state.garden.plots
+@functools.lru_cache(maxsize=1024)
+def _spots(tiles: frozenset[Hex]) -> tuple[Hex, ...]:
+    """The open spots around these tiles (remembered: the garden grows a few dozen times a
+    game, legal commands are listed on every move)."""
+    plots = tiles - {POND}
     candidates = {n for h in plots for n in hexgrid.neighbours(h)}
     candidates.update(_AROUND_POND)
-    return sorted(h for h in candidates if _open_spot(plots, h))
+    return tuple(sorted(h for h in candidates if _open_spot(plots, h)))
+
+
+def plot_spots(state: FreundeState) -> tuple[Hex, ...]:
+    """Every hex a plot may be placed on now."""
+    return _spots(state.garden.tiles)
 
 
 def has_plot_spot(state: FreundeState) -> bool:
-    """Whether any hex takes a plot now (stops at the first one found)."""
-    plots = state.garden.plots
-    if any(h not in plots for h in _AROUND_POND):
-        return True
-    return any(_open_spot(plots, n) for h in plots for n in hexgrid.neighbours(h))
+    """Whether any hex takes a plot now."""
+    return bool(_spots(state.garden.tiles))
 
 
 def _can_draw(state: FreundeState) -> bool:
@@ -78,8 +83,11 @@ def draw_plots(state: FreundeState, cmd: pb.DrawPlots, seat: int) -> list[pb.Eve
     return [pb.Event(plots_drawn=pb.PlotsDrawn(seat=seat, tiles=drawn))]
 
 
+_DRAW = pb.DrawPlots()
+
+
 def plot_draws(state: FreundeState, seat: int) -> list[pb.DrawPlots]:
-    return [pb.DrawPlots()] if fits_in_turn(state, "plot") and _can_draw(state) else []
+    return [_DRAW] if fits_in_turn(state, "plot") and _can_draw(state) else []
 
 
 def place_plot(state: FreundeState, cmd: pb.PlacePlot, seat: int) -> list[pb.Event]:
@@ -110,7 +118,12 @@ def place_plot(state: FreundeState, cmd: pb.PlacePlot, seat: int) -> list[pb.Eve
     return first_irrigation(replace(state, garden=garden), [at], [placed])
 
 
+@functools.lru_cache(maxsize=4096)
+def _placement(tile: int, at: Hex) -> pb.PlacePlot:
+    return pb.PlacePlot(tile=tile, at=wire.hex_msg(at))
+
+
 def placements(state: FreundeState, seat: int) -> list[pb.PlacePlot]:
-    """Every drawn plot on every open spot."""
-    spots = [wire.hex_msg(at) for at in plot_spots(state)]
-    return [pb.PlacePlot(tile=tile, at=at) for tile in state.turn.drawn_plots for at in spots]
+    """Every drawn plot on every open spot (shared bodies: the kit copies each)."""
+    spots = plot_spots(state)
+    return [_placement(tile, at) for tile in state.turn.drawn_plots for at in spots]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from engines.core.hexgrid import Edge, Hex
 
@@ -32,6 +33,7 @@ __all__ = [
     "Supply",
     "Triple",
     "Turn",
+    "changed",
 ]
 
 POND: Hex = (0, 0)
@@ -69,7 +71,10 @@ class Garden:
     bamboo: Mapping[Hex, int] = field(default_factory=dict)  # hex -> height (never 0)
     chips: Mapping[Hex, str] = field(default_factory=dict)  # hex -> improvement chip
     channels: frozenset[Edge] = frozenset()
-    irrigated: frozenset[Hex] = frozenset()
+    # The irrigated plots, each with its colour (what plot objectives read).
+    irrigated: frozenset[tuple[Hex, str]] = frozenset()
+    # Every hex holding a tile, the pond included: the ground the gardener and panda walk.
+    tiles: frozenset[Hex] = frozenset({POND})
     gardener: Hex = POND
     panda: Hex = POND
 
@@ -118,3 +123,26 @@ class FreundeState:
     final_scores: tuple[int, ...] = ()
     winners: tuple[int, ...] = ()
     end_reason: str = ""
+
+
+R = TypeVar("R")
+_SET = object.__setattr__
+
+
+def changed(record: R, **changes: Any) -> R:
+    """``record`` with ``changes``: ``dataclasses.replace`` for the plain classes above
+    (slots, no init-only fields, nothing checked in ``__init__``) without its per-call
+    field bookkeeping, since the recorders call it for every event."""
+    cls = type(record)
+    new = object.__new__(cls)
+    matched = 0
+    for name in cls.__slots__:  # type: ignore[attr-defined]
+        if name in changes:
+            value = changes[name]
+            matched += 1
+        else:
+            value = getattr(record, name)
+        _SET(new, name, value)
+    if matched != len(changes):
+        raise TypeError(f"{cls.__name__} has no field among {sorted(changes)}")
+    return new

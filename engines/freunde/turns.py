@@ -61,5 +61,8 @@ def end_turn(state: FreundeState, cmd: pb.EndTurn, seat: int, rng: Rng) -> list[
     return events
 
 
+_END = pb.EndTurn()
+
+
 def turn_ends(state: FreundeState, seat: int) -> list[pb.EndTurn]:
-    return [pb.EndTurn()] if can_end_turn(state, seat) else []
+    return [_END] if can_end_turn(state, seat) else []

@@ -25,7 +25,7 @@ from engines.core.view import hidden_cards
 from engines.freunde.actions import action_limit
 from engines.freunde.content import OBJECTIVES, TILES
 from engines.freunde.game_end import score
-from engines.freunde.garden import improvement_at
+from engines.freunde.garden import improvement_at, is_irrigated
 from engines.freunde.state import COLOURS, IMPROVEMENTS, KINDS, POND, FreundeState, Triple
 
 __all__ = ["board", "card", "players", "private", "tile"]
@@ -56,7 +56,7 @@ def _garden(state: FreundeState) -> list[dict[str, Any]]:
             **tile(tile_id),
             "improvement": improvement_at(state, h),
             "bamboo": garden.bamboo.get(h, 0),
-            "irrigated": h in garden.irrigated,
+            "irrigated": is_irrigated(state, h),
         }
         for h, tile_id in sorted(garden.plots.items())
     ]

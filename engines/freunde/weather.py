@@ -7,14 +7,16 @@ any of them may be declined with SkipWeather ("all are optional").
 
 from __future__ import annotations
 
+import functools
+
 from engines.core.dice import Die
 from engines.core.hexgrid import Hex
 from engines.core.rng import Rng
 from engines.freunde import codes, wire
-from engines.freunde.garden import grow
+from engines.freunde.garden import can_grow, is_irrigated
 from engines.freunde.gardener_and_panda import growth_sections, panda_eats
 from engines.freunde.irrigation import grown_events
-from engines.freunde.state import IMPROVEMENTS, WEATHERS, FreundeState
+from engines.freunde.state import IMPROVEMENTS, POND, WEATHERS, FreundeState
 from proto import freunde_pb2 as pb
 
 __all__ = [
@@ -94,15 +96,18 @@ def skip_weather(state: FreundeState, cmd: pb.SkipWeather, seat: int) -> list[pb
     return [pb.Event(weather_skipped=pb.WeatherSkipped(seat=seat))]
 
 
+_SKIP = pb.SkipWeather()
+
+
 def weather_skips(state: FreundeState, seat: int) -> list[pb.SkipWeather]:
-    return [pb.SkipWeather()]
+    return [_SKIP]
 
 
 def rain_spots(state: FreundeState) -> list[Hex]:
     """Rain: irrigated plots where a section can still grow."""
     if state.turn.weather != "rain":
         return []
-    return sorted(h for h in state.garden.irrigated if grow(state, [(h, 1)]))
+    return sorted(h for h, colour in state.garden.irrigated if can_grow(state, h, colour))
 
 
 def grow_with_rain(state: FreundeState, cmd: pb.GrowWithRain, seat: int) -> list[pb.Event]:
@@ -110,7 +115,7 @@ def grow_with_rain(state: FreundeState, cmd: pb.GrowWithRain, seat: int) -> list
     at = wire.required_hex(cmd, "at")
     if state.turn.weather != "rain":
         raise codes.WEATHER_NOT_RAIN()
-    if at not in state.garden.irrigated:
+    if not is_irrigated(state, at):
         raise codes.RAIN_NOT_IRRIGATED()
     events = grown_events(state, [(at, growth_sections(state, at))])
     if not events:
@@ -123,12 +128,17 @@ def rain_growths(state: FreundeState, seat: int) -> list[pb.GrowWithRain]:
     return [pb.GrowWithRain(at=wire.hex_msg(at)) for at in rain_spots(state)]
 
 
+@functools.lru_cache(maxsize=1024)
+def _plots_in_order(tiles: frozenset[Hex]) -> tuple[Hex, ...]:
+    return tuple(sorted(tiles - {POND}))
+
+
 def storm_spots(state: FreundeState) -> list[Hex]:
     """Storm: any plot other than the panda's own."""
     if state.turn.weather != "storm":
         return []
     panda = state.garden.panda
-    return sorted(h for h in state.garden.plots if h != panda)
+    return [h for h in _plots_in_order(state.garden.tiles) if h != panda]
 
 
 def move_panda_by_storm(state: FreundeState, cmd: pb.MovePandaByStorm, seat: int) -> list[pb.Event]:
@@ -142,8 +152,14 @@ def move_panda_by_storm(state: FreundeState, cmd: pb.MovePandaByStorm, seat: int
     return [moved, *panda_eats(state, seat, at)]
 
 
+@functools.lru_cache(maxsize=4096)
+def _storm_body(at: Hex) -> pb.MovePandaByStorm:
+    return pb.MovePandaByStorm(at=wire.hex_msg(at))
+
+
 def storm_moves(state: FreundeState, seat: int) -> list[pb.MovePandaByStorm]:
-    return [pb.MovePandaByStorm(at=wire.hex_msg(at)) for at in storm_spots(state)]
+    """Every plot the storm may take the panda to (shared bodies: the kit copies each)."""
+    return [_storm_body(at) for at in storm_spots(state)]
 
 
 def take_improvement(state: FreundeState, cmd: pb.TakeImprovement, seat: int) -> list[pb.Event]:

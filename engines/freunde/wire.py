@@ -6,6 +6,7 @@ Enum numbers are the position in the matching tuple of state.py plus one (0 is
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from engines.core import codes
@@ -28,7 +29,10 @@ __all__ = [
 ]
 
 
+@functools.lru_cache(maxsize=4096)
 def hex_msg(h: Hex) -> pb.Hex:
+    """The message of a hex, built once per hex: every message built with it copies it,
+    so it is shared, and must never be changed."""
     return pb.Hex(q=h[0], r=h[1])
 
 

@@ -101,7 +101,9 @@ def every_piece_once(state: FreundeState) -> None:
         assert state.supply.bamboo[index] + standing + held == _FULL.bamboo[index], colour
         assert state.supply.bamboo[index] >= 0 and all(p.bamboo[index] >= 0 for p in players)
     assert all(1 <= n <= 4 for n in garden.bamboo.values())
-    assert set(garden.bamboo) <= set(garden.plots) and garden.irrigated <= set(garden.plots)
+    assert set(garden.bamboo) <= set(garden.plots)
+    assert garden.irrigated <= {(h, TILES[t].colour) for h, t in garden.plots.items()}
+    assert garden.tiles == {(0, 0), *garden.plots}
     channels = state.supply.irrigation + sum(p.irrigation for p in players) + len(garden.channels)
     assert channels == _FULL.irrigation, "every channel once"
     placed = Counter(garden.chips.values())
