@@ -29,6 +29,8 @@ _SCORE_WEIGHT = 100.0
 _CARD_IN_HAND = 1.5
 _BLIND_DRAW = 1.0
 _BAMBOO_IN_RESERVE = 0.3
+_BAMBOO_HOARDED = 0.3
+_SPARE_BAMBOO = 2
 
 
 def _panda_closeness(state: FreundeState, seat: int, obj: Objective) -> float:
@@ -76,11 +78,26 @@ def closeness(state: FreundeState, seat: int, card: int) -> float:
     return _plot_closeness(state, obj)
 
 
+def _stock(state: FreundeState, seat: int) -> float:
+    """What the reserve's bamboo is worth: the sections panda cards could still use
+    (what the hand's panda cards ask for, and a little more of each colour for cards to
+    come) count for; hoarding beyond that counts against, since eaten bamboo only goes
+    back to the supply through panda cards, and an empty supply grows nothing."""
+    wanted = [_SPARE_BAMBOO] * 3
+    for card in state.players[seat].hand:
+        for index, need in enumerate(OBJECTIVES[card].bamboo):
+            wanted[index] += need
+    worth = 0.0
+    for have, cap in zip(state.players[seat].bamboo, wanted, strict=True):
+        worth += _BAMBOO_IN_RESERVE * min(have, cap) - _BAMBOO_HOARDED * max(0, have - cap)
+    return worth
+
+
 def _worth(state: FreundeState, seat: int) -> float:
     hand = state.players[seat].hand
     # Squared, so finishing a nearly done card beats starting a new one.
     progress = sum(OBJECTIVES[c].points * closeness(state, seat, c) ** 2 for c in hand)
-    stock = _BAMBOO_IN_RESERVE * sum(state.players[seat].bamboo)
+    stock = _stock(state, seat)
     return _SCORE_WEIGHT * score(state, seat) + progress + _CARD_IN_HAND * len(hand) + stock
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from engines.core.bots import GreedyBot, RandomBot
 from engines.core.contract import TableConfig
 from engines.core.play import Table
@@ -21,6 +23,17 @@ def test_the_greedy_bot_beats_the_random_bot_in_a_whole_game() -> None:
     outcome = ENGINE.outcome(table.state)
     assert outcome.finished and outcome.breakdown["end_reason"] == "emperor"
     assert outcome.winners == (0,)
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_greedy_players_finish_the_game_by_the_emperor(seats: int) -> None:
+    """A table of Freunde's own greedy bots plays to the Emperor, not the round limit."""
+    bot = ENGINE.bots["greedy"](seats)
+    table = Table.create(ENGINE, TableConfig(f"greedy-{seats}", seats), b"greedy")
+    table.play(lambda t, seat: bot.choose(ENGINE, t.state, seat))
+    outcome = ENGINE.outcome(table.state)
+    assert outcome.breakdown["end_reason"] == "emperor"
+    assert max(outcome.scores) >= 20
 
 
 def test_the_generic_bots_can_fill_a_four_player_table() -> None:
