@@ -243,5 +243,9 @@ def claim_objective(state: FreundeState, cmd: pb.ClaimObjective, seat: int) -> l
     return events
 
 
+_CLAIMS = {card: pb.ClaimObjective(card=card) for card in OBJECTIVES}
+
+
 def claims(state: FreundeState, seat: int) -> list[pb.ClaimObjective]:
-    return [pb.ClaimObjective(card=card) for card in claimable(state, seat)]
+    """One claim per completed card (shared bodies: the kit copies each)."""
+    return [_CLAIMS[card] for card in claimable(state, seat)]
