@@ -233,15 +233,21 @@ class CommandHandler:
                 self.tables.forget(table_id)
                 head = conflict.head
                 log.info("command.conflict_retry", at=loaded.version)
-        return _rejected("version.conflict", "the table kept changing; send the command again")
+        return _rejected(
+            codes.VERSION_CONFLICT.code, "The table kept changing; send the command again."
+        )
 
     def _parse_command(self, payload: bytes) -> Message:
+        """The game's command in ``payload``. Fields the game does not know are dropped, so
+        the command recorded in the log is exactly a command of this game (the audit
+        refuses anything else)."""
         try:
             command: Message = self.engine.command_type.FromString(payload)
         except DecodeError as bad:
             raise BadRequest(
                 f"payload is not a {self.engine.command_type.__name__}: {bad}"
             ) from None
+        command.DiscardUnknownFields()
         if not command.ListFields():
             raise BadRequest("the command is empty")
         return command

@@ -15,6 +15,7 @@ from typing import TypeVar
 
 import grpc
 
+from engines.core import codes
 from proto import common_pb2, engine_pb2, engine_pb2_grpc
 from services.engine.host import TableHost
 from services.engine.refusals import BadRequest, Refused, WrongGame
@@ -76,7 +77,7 @@ async def _guarded(context: grpc.aio.ServicerContext, call: Awaitable[T]) -> T:
     try:
         return await call
     except TableNotFound as missing:
-        await _abort(context, grpc.StatusCode.NOT_FOUND, str(missing), "table.not_found")
+        await _abort(context, grpc.StatusCode.NOT_FOUND, str(missing), codes.TABLE_NOT_FOUND.code)
     except TableExists as taken:
         await _abort(context, grpc.StatusCode.ALREADY_EXISTS, str(taken), "table.exists")
     except Refused as refused:

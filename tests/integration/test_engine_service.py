@@ -430,3 +430,19 @@ async def test_the_engine_is_not_serving_while_redis_is_down() -> None:
     finally:
         redis.stop()
         await service.stop(grace=1)
+
+
+async def test_fields_a_command_does_not_have_never_reach_the_log(
+    stub: engine_pb2_grpc.EngineStub, table_id: str
+) -> None:
+    """A payload with a field the game's Command lacks is applied as the command it names;
+    the log records exactly that command, so the audit still holds."""
+    await stub.CreateTable(create_request(table_id))
+    seat, command = await first_move(stub, table_id)
+    sent = envelope(table_id, "extra", seat, command)
+    sent.payload += b"\xf8\x07\x01"  # field 127, a varint: no Freunde command has it
+    reply = await stub.Execute(sent)
+    assert reply.WhichOneof("result") == "accepted"
+    assert reply.accepted.events[0].command == command.SerializeToString(deterministic=True)
+    audit = await stub.Audit(engine_pb2.AuditRequest(table_id=table_id))
+    assert audit.ok, audit.detail
