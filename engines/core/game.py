@@ -32,6 +32,16 @@ raises the game's own refusal. When the game declares ``advance``, the automatic
 that follow (next turn, next round, scoring) are decided from the state after those
 events and appended.
 
+Every game also says its moves and events in words (for menus, logs and chat): a
+:class:`Wording` gives each legal command a group (a menu of 25 options at most, as chat
+clients hold) and a sentence ("Place the green fertilizer plot at row 2, column 3"),
+and each event, as a viewer sees it, a one-line sentence. A game that gives none gets
+the kit's plain rendering of the message's kind and fields.
+
+A game draws its table as an SVG picture from a view (never from the state), with the
+writer of :mod:`engines.core.picture`; one that draws nothing gets the kit's plain
+picture of players and scores.
+
 ``legal_commands`` reads the same flow: for each kind the stage takes, the move lists
 candidate bodies and each is kept only if its rule accepts it, so the two agree by
 construction. A move whose candidates are exactly the accepted ones says
@@ -52,12 +62,24 @@ from engines.core.bots import GreedyBot, RandomBot
 from engines.core.contract import GameInfo, Outcome, TableConfig
 from engines.core.errors import RuleViolation
 from engines.core.flow import Flow
+from engines.core.picture import plain_picture
 from engines.core.recorders import Recorders, oneof_kinds
 from engines.core.redaction import Redaction
 from engines.core.rng import Rng
 from engines.core.view import envelope
 
-__all__ = ["Bot", "BotFactory", "Game", "Move", "Standing", "command_of"]
+__all__ = [
+    "Bot",
+    "BotFactory",
+    "Game",
+    "Move",
+    "MoveWords",
+    "Standing",
+    "Wording",
+    "command_of",
+    "menus",
+    "plain_words",
+]
 
 S = TypeVar("S")
 C = TypeVar("C", bound=Message)
@@ -109,6 +131,70 @@ class Standing:
     breakdown: Mapping[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True, slots=True)
+class MoveWords:
+    """A legal command in words: the menu it belongs in, and the sentence to show."""
+
+    group: str
+    text: str
+
+
+class Wording(Protocol):
+    """How a game says its commands and events in words (see the module docstring)."""
+
+    def command(self, state: Any, command: Any, seat: int) -> MoveWords: ...
+
+    def event(self, event: Any, viewer: int | None) -> str: ...
+
+
+def plain_words(message: Message) -> str:
+    """A message as plain words from its kind and fields: ``place plot: tile 19, at q -5 r 1``."""
+    oneof = message.DESCRIPTOR.oneofs[0].name if message.DESCRIPTOR.oneofs else None
+    kind = message.WhichOneof(oneof) if oneof else None
+    body = getattr(message, kind) if kind else message
+    parts = []
+    for field_, value in body.ListFields():
+        if isinstance(value, Message):
+            inner = ", ".join(f"{f.name} {v}" for f, v in value.ListFields())
+            parts.append(f"{field_.name.replace('_', ' ')} {inner}".strip())
+        elif field_.is_repeated:
+            parts.append(f"{field_.name.replace('_', ' ')} {', '.join(str(v) for v in value)}")
+        else:
+            parts.append(f"{field_.name.replace('_', ' ')} {value}")
+    title = (kind or body.DESCRIPTOR.name).replace("_", " ")
+    return f"{title}: {', '.join(parts)}" if parts else title
+
+
+class _PlainWording:
+    """The kit's fallback: kinds and fields, grouped by command kind."""
+
+    def command(self, state: Any, command: Message, seat: int) -> MoveWords:
+        kind = command.WhichOneof(command.DESCRIPTOR.oneofs[0].name) or ""
+        return MoveWords(group=kind.replace("_", " "), text=plain_words(command))
+
+    def event(self, event: Message, viewer: int | None) -> str:
+        return plain_words(event)
+
+
+MENU_SIZE = 25
+
+
+def menus(words: Sequence[MoveWords], size: int = MENU_SIZE) -> list[tuple[str, list[int]]]:
+    """The legal commands' positions grouped into menus of at most ``size`` options, in
+    listing order; a group too large for one menu is split as "Place a plot (1/3)"."""
+    groups: dict[str, list[int]] = {}
+    for index, word in enumerate(words):
+        groups.setdefault(word.group, []).append(index)
+    out: list[tuple[str, list[int]]] = []
+    for group, members in groups.items():
+        parts = [members[i : i + size] for i in range(0, len(members), size)]
+        if len(parts) == 1:
+            out.append((group, parts[0]))
+        else:
+            out.extend((f"{group} ({n}/{len(parts)})", part) for n, part in enumerate(parts, 1))
+    return out
+
+
 def command_of(command_type: type[C], kind: str, body: Message) -> C:
     """The game's ``Command`` holding a copy of ``body`` as its ``kind`` (an empty body
     counts: copying into the field marks it present)."""
@@ -138,6 +224,8 @@ class Game(Generic[S, C, E]):
         standing: Callable[[S], Standing],
         advance: Callable[[S, Rng], Sequence[E]] | None = None,
         bots: Mapping[str, BotFactory] | None = None,
+        wording: Wording | None = None,
+        picture: Callable[[dict[str, Any]], str] | None = None,
     ) -> None:
         self.info = info
         self.command_type = command_type
@@ -154,6 +242,8 @@ class Game(Generic[S, C, E]):
         self._standing = standing
         self._advance = advance
         self.bots: dict[str, BotFactory] = dict(bots or {"random": RandomBot, "greedy": GreedyBot})
+        self.wording: Wording = wording or _PlainWording()
+        self._picture = picture
         self._oneof = command_type.DESCRIPTOR.oneofs[0].name
         self._check()
 
@@ -246,6 +336,14 @@ class Game(Generic[S, C, E]):
             return False
         return True
 
+    def describe_command(self, state: S, command: C, seat: int) -> MoveWords:
+        """A legal command in words, with the menu it belongs in."""
+        return self.wording.command(state, command, seat)
+
+    def describe_event(self, event: E, viewer: int | None) -> str:
+        """An event, as ``viewer`` may see it (pass it redacted), in one line."""
+        return self.wording.event(event, viewer)
+
     # -- what a seat sees -------------------------------------------------------------------
 
     def stage_name(self, state: S) -> str:
@@ -265,6 +363,12 @@ class Game(Generic[S, C, E]):
             players=self._players(state, seat),
             private=self._private(state, seat) if seat is not None else None,
         )
+
+    def picture(self, view: dict[str, Any]) -> str:
+        """The table as an SVG document, drawn from ``view`` (what one viewer may see)."""
+        if self._picture is None:
+            return plain_picture(view, self.info.title)
+        return self._picture(view)
 
     def redact(self, event: E, seat: int | None) -> E:
         return self.redaction.redact(event, seat)

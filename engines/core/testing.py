@@ -33,11 +33,15 @@ For each seeded random game it checks that
   nothing; a seat that is not to act is refused; an empty command is refused;
 - folding the events gives the same state (replay) and re-running set-up and the
   commands with the seed gives the same events byte for byte (re-execution);
-- views and outcomes are JSON in the common envelope for every viewer, and (with
+- views and outcomes are JSON in the common envelope for every viewer, each view draws
+  as a well-formed SVG picture, and (with
   ``reshuffle``) a viewer's view and legal commands do not change when everything it
   may not see is shuffled: no seat sees another's secret;
 - every event sent to a viewer has the game's declared secrets blanked, and redacted
   lists keep their length;
+- every legal command and every event a viewer is sent has words (menu group and
+  sentence), and a seat's move descriptions, like its view, do not change when what it
+  may not see is shuffled;
 - the game's own ``invariants`` hold after every command.
 
 ``BW_PROPERTY_SCALE`` multiplies every game's property-test budget (see
@@ -49,6 +53,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import xml.dom.minidom
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -320,6 +325,9 @@ def _check_views(engine: Engine[Any, Any, Any], state: Any, seats: int) -> None:
         json.dumps(shown)
         if hasattr(engine, "flow") and set(shown) != _ENVELOPE:
             raise AssertionError(f"view keys {sorted(shown)} are not the common envelope")
+        picture = getattr(engine, "picture", None)
+        if picture is not None:
+            xml.dom.minidom.parseString(picture(shown))
     json.dumps(engine.outcome(state).as_dict())
 
 
@@ -331,9 +339,16 @@ def _check_reshuffled(
         other = reshuffle(state, viewer, rnd)
         if engine.view(other, viewer) != engine.view(state, viewer):
             raise AssertionError(f"seat {viewer}'s view depends on what it may not see")
-        mine = [_key(c) for c in engine.legal_commands(state, viewer)]
-        if [_key(c) for c in engine.legal_commands(other, viewer)] != mine:
+        legal = engine.legal_commands(state, viewer)
+        if [_key(c) for c in engine.legal_commands(other, viewer)] != [_key(c) for c in legal]:
             raise AssertionError(f"seat {viewer}'s legal commands depend on what it may not see")
+        describe = getattr(engine, "describe_command", None)
+        if describe is not None:
+            for command in legal:
+                if describe(other, command, viewer) != describe(state, command, viewer):
+                    raise AssertionError(
+                        f"seat {viewer}'s move descriptions depend on what it may not see"
+                    )
 
 
 def _check_redaction(engine: Any, event: Message, seats: int) -> None:
@@ -348,6 +363,8 @@ def _check_redaction(engine: Any, event: Message, seats: int) -> None:
     body = getattr(event, kind)
     for viewer in (None, *range(seats)):
         shown = engine.redact(event, viewer)
+        if not engine.describe_event(shown, viewer):
+            raise AssertionError(f"no words for a {kind} event")
         shown_body = getattr(shown, kind)
         for secret in redaction.hidden_from(body, kind, viewer):
             _check_blank(body, shown_body, secret.parts, secret.owner, viewer)
@@ -486,8 +503,20 @@ def _deep_step(
         if engine.legal_commands(state, other):
             raise AssertionError(f"seat {other} is not to act but has legal commands")
     _check_views(engine, state, seats)
+    _check_words(engine, state, seat, legal)
     if reshuffle is not None:
         _check_reshuffled(engine, state, seats, reshuffle, rnd)
+
+
+def _check_words(engine: Any, state: Any, seat: int, legal: list[Message]) -> None:
+    """Every legal command has a menu group and a sentence."""
+    describe = getattr(engine, "describe_command", None)
+    if describe is None:
+        return
+    for command in legal:
+        words = describe(state, command, seat)
+        if not words.group or not words.text:
+            raise AssertionError(f"no words for {json.dumps(to_json(command))}")
 
 
 def _check_finished(engine: Engine[Any, Any, Any], table: Table, deep: bool) -> None:

@@ -25,6 +25,14 @@ def placed(seat: int, card: int) -> pb.Event:
     return pb.Event(bid_placed=pb.BidPlaced(seat=seat, card=card))
 
 
+def bids_shown(*cards: int) -> pb.Event:
+    return pb.Event(bids_shown=pb.BidsShown(cards=cards))
+
+
+def prize_won(seat: int, prize: int) -> pb.Event:
+    return pb.Event(prize_won=pb.PrizeWon(seat=seat, prize=prize))
+
+
 def bid(card: int) -> pb.Command:
     return pb.Command(bid=pb.Bid(card=card))
 
@@ -43,11 +51,7 @@ def test_a_bid_is_placed_in_secret() -> None:
 def test_the_highest_bid_takes_the_prize_when_all_have_bid() -> None:
     """The last bid shows every bid and awards the prize, then the next prize comes up."""
     last = given(ENGINE, started(), revealed(2), placed(0, 3)).when(1, bid(1))
-    last.then_starts_with(
-        placed(1, 1),
-        pb.Event(bids_shown=pb.BidsShown(cards=[3, 1])),
-        pb.Event(prize_won=pb.PrizeWon(seat=0, prize=2)),
-    )
+    last.then_starts_with(placed(1, 1), bids_shown(3, 1), prize_won(seat=0, prize=2))
     assert last.events[-1].WhichOneof("kind") == "prize_revealed"
     assert last.view(1)["players"][0]["taken"] == [2]
 
@@ -56,9 +60,7 @@ def test_a_tie_for_the_highest_bid_takes_nothing() -> None:
     """Equal highest bids: the prize is discarded."""
     tie = given(ENGINE, started(3), revealed(3), placed(0, 2), placed(1, 2)).when(2, bid(1))
     tie.then_starts_with(
-        placed(2, 1),
-        pb.Event(bids_shown=pb.BidsShown(cards=[2, 2, 1])),
-        pb.Event(prize_discarded=pb.PrizeDiscarded(prize=3)),
+        placed(2, 1), bids_shown(2, 2, 1), pb.Event(prize_discarded=pb.PrizeDiscarded(prize=3))
     )
 
 
@@ -69,16 +71,16 @@ def test_after_the_last_prize_the_totals_decide_and_ties_share() -> None:
         revealed(2),
         placed(0, 2),
         placed(1, 1),
-        pb.Event(bids_shown=pb.BidsShown(cards=[2, 1])),
-        pb.Event(prize_won=pb.PrizeWon(seat=0, prize=2)),
+        bids_shown(2, 1),
+        prize_won(seat=0, prize=2),
         revealed(1),
         placed(0, 1),
     ]
     final = given(ENGINE, history).when(1, bid(2))
     final.then(
         placed(1, 2),
-        pb.Event(bids_shown=pb.BidsShown(cards=[1, 2])),
-        pb.Event(prize_won=pb.PrizeWon(seat=1, prize=1)),
+        bids_shown(1, 2),
+        prize_won(seat=1, prize=1),
         pb.Event(game_ended=pb.GameEnded(scores=[2, 1], winners=[0])),
     )
     assert ENGINE.outcome(final.state).finished
@@ -88,8 +90,7 @@ def test_after_the_last_prize_the_totals_decide_and_ties_share() -> None:
 def test_a_card_already_spent_cannot_be_bid() -> None:
     """Only cards still in hand may be bid: refused with the game's own code."""
     history = [started(), revealed(2), placed(0, 3), placed(1, 1)]
-    history += [pb.Event(bids_shown=pb.BidsShown(cards=[3, 1]))]
-    history += [pb.Event(prize_won=pb.PrizeWon(seat=0, prize=2)), revealed(1)]
+    history += [bids_shown(3, 1), prize_won(seat=0, prize=2), revealed(1)]
     given(ENGINE, history).when(0, bid(3)).refused("bid.not_in_hand")
 
 
@@ -101,6 +102,19 @@ def test_the_shared_checks_come_first() -> None:
     over = [started(cards=1), revealed(1), placed(0, 1)]
     over += [pb.Event(game_ended=pb.GameEnded(scores=[0, 0], winners=[0, 1]))]
     given(ENGINE, over).when(1, bid(1)).refused("game.over")
+
+
+def test_moves_and_events_read_as_sentences() -> None:
+    """Menus and logs can use the game's own words; a hidden bid stays hidden in them."""
+    position = given(ENGINE, started(), revealed(2))
+    words = [
+        ENGINE.describe_command(position.state, c, 0)
+        for c in ENGINE.legal_commands(position.state, 0)
+    ]
+    assert [w.text for w in words] == [f"Bid your {card} for the 2 prize" for card in (1, 2, 3)]
+    assert {w.group for w in words} == {"Bid a card"}
+    assert ENGINE.describe_event(ENGINE.redact(placed(0, 3), 1), 1) == "Seat 0 bid a card"
+    assert ENGINE.describe_event(placed(0, 3), 0) == "Seat 0 bid their 3"
 
 
 def reshuffle(state: Goofspiel, viewer: int, rnd: random.Random) -> Goofspiel:

@@ -20,6 +20,7 @@ from tests.kit_example.goofspiel.rules import (
     set_up,
 )
 from tests.kit_example.goofspiel.seen import REDACTION, board, players, private
+from tests.kit_example.goofspiel.words import WORDS
 
 __all__ = ["ENGINE", "MatchingBot"]
 
@@ -65,4 +66,5 @@ ENGINE: Game[Goofspiel, pb.Command, pb.Event] = Game(
     standing=standing,
     advance=advance,
     bots={"random": RandomBot, "greedy": MatchingBot},
+    wording=WORDS,
 )

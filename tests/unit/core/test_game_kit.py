@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from engines.core.game import Game, Move
+from engines.core.game import Game, Move, MoveWords, menus, plain_words
 from engines.core.recorders import Recorders
 from engines.core.redaction import BY_INDEX, Redaction, Secret
 from engines.core.testing import conformance, given
@@ -171,3 +171,41 @@ def test_conformance_catches_a_redaction_that_keeps_a_secret() -> None:
     leaky = Leaky(goofspiel_pb2.Event, {"bid_placed": (Secret("card", owner="seat"),)})
     with pytest.raises(AssertionError, match="still shows a value"):
         conformance(variant(redaction=leaky), 2, range(2), deep_every=1)
+
+
+def test_menus_keep_listing_order_and_split_large_groups() -> None:
+    """Groups of at most 25 options, in the order the commands were listed."""
+    words = [MoveWords("Place a plot", f"spot {i}") for i in range(30)]
+    words.insert(3, MoveWords("End your turn", "end"))
+    grouped = menus(words)
+    assert [title for title, _ in grouped] == [
+        "Place a plot (1/2)",
+        "Place a plot (2/2)",
+        "End your turn",
+    ]
+    assert grouped[0][1][:4] == [0, 1, 2, 4] and len(grouped[0][1]) == 25
+    assert grouped[2][1] == [3]
+
+
+def test_plain_words_name_the_kind_and_fields() -> None:
+    """The fallback wording, for a game that gives none."""
+    command = freunde_pb2.Command(
+        place_plot=freunde_pb2.PlacePlot(tile=19, at=freunde_pb2.Hex(q=-5, r=1))
+    )
+    assert plain_words(command) == "place plot: tile 19, at q -5, r 1"
+
+
+def test_pictures_escape_what_they_write() -> None:
+    """Names from players cannot break the SVG document."""
+    import xml.dom.minidom
+
+    from engines.core.picture import Svg, plain_picture
+
+    svg = Svg(100, 50)
+    svg.text(1, 2, "<script>&'\"")
+    svg.hexagon(20, 20, 10, fill="#abc", stroke_width=2)
+    parsed = xml.dom.minidom.parseString(svg.document())
+    assert parsed.getElementsByTagName("text")[0].firstChild.data == "<script>&'\""  # type: ignore[union-attr]
+    assert parsed.getElementsByTagName("polygon")[0].getAttribute("stroke-width") == "2"
+    view = {"players": [{"seat": 0, "score": 3}], "to_act": [0], "stage": "bidding"}
+    assert "Seat 0" in plain_picture(view, "Toy")
