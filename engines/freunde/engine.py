@@ -29,6 +29,7 @@ from engines.freunde.redaction import REDACTION
 from engines.freunde.setup import DEFAULT_ROUND_LIMIT, MAX_SEATS, MIN_SEATS, set_up
 from engines.freunde.state import FreundeState
 from engines.freunde.view import board, players, private
+from engines.freunde.words import WORDS
 from proto import freunde_pb2 as pb
 
 __all__ = ["ENGINE"]
@@ -94,4 +95,5 @@ ENGINE: Game[FreundeState, pb.Command, pb.Event] = Game(
     private=private,
     standing=standing,
     bots={"random": RandomBot, "greedy": GreedyFreundeBot},
+    wording=WORDS,
 )
