@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from engines.core import hexgrid
 from engines.core.hexgrid import Hex
 from engines.core.track import Track
 from engines.freunde.content import TILES
@@ -22,8 +21,6 @@ __all__ = [
     "improvement_at",
     "is_blank",
     "is_irrigated",
-    "is_plot",
-    "neighbouring_plots",
     "tiles_present",
 ]
 
@@ -34,10 +31,6 @@ STALK = Track(0, 4)
 def tiles_present(state: FreundeState) -> frozenset[Hex]:
     """Every hex holding a tile, the pond included: the ground the gardener and panda walk."""
     return state.garden.tiles
-
-
-def is_plot(state: FreundeState, h: Hex) -> bool:
-    return h in state.garden.plots
 
 
 def bamboo_at(state: FreundeState, h: Hex) -> int:
@@ -105,9 +98,3 @@ def grow(state: FreundeState, wanted: Iterable[tuple[Hex, int]]) -> list[tuple[H
             grown_to[h] = STALK.advance(height, grown)
             out.append((h, colour, grown))
     return out
-
-
-def neighbouring_plots(state: FreundeState, h: Hex) -> list[Hex]:
-    """The placed plots around ``h``, in direction order."""
-    plots = state.garden.plots
-    return [n for n in hexgrid.neighbours(h) if n in plots]

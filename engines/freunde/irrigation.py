@@ -23,7 +23,6 @@ from proto import freunde_pb2 as pb
 
 __all__ = [
     "channel_placements",
-    "channel_spots",
     "first_irrigation",
     "grown_events",
     "irrigation_takings",
@@ -102,11 +101,6 @@ def _open_sides(tiles: frozenset[Hex], channels: frozenset[Edge]) -> tuple[Edge,
 @functools.lru_cache(maxsize=4096)
 def _channel_body(a: Hex, b: Hex) -> pb.PlaceIrrigation:
     return pb.PlaceIrrigation(a=wire.hex_msg(a), b=wire.hex_msg(b))
-
-
-def channel_spots(state: FreundeState) -> list[Edge]:
-    """Every side where a channel may go now, in canonical order."""
-    return list(_open_sides(tiles_present(state), state.garden.channels))
 
 
 def take_irrigation(state: FreundeState, cmd: pb.TakeIrrigation, seat: int) -> list[pb.Event]:

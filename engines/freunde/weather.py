@@ -34,7 +34,6 @@ __all__ = [
     "storm_moves",
     "storm_spots",
     "take_improvement",
-    "waits_for_choice",
     "weather_choices",
     "weather_pending",
     "weather_skips",
@@ -43,11 +42,6 @@ __all__ = [
 WEATHER_DIE: Die[str] = Die(WEATHERS)
 
 _WAITING = frozenset({"rain", "storm", "clouds", "question"})
-
-
-def waits_for_choice(weather: str) -> bool:
-    """Whether a weather needs the player's choice before the actions."""
-    return weather in _WAITING
 
 
 def weather_pending(state: FreundeState) -> bool:
