@@ -108,3 +108,26 @@ def test_kept_choices_stay_hidden_until_everyone_has_chosen() -> None:
     shown = next(e.starts_revealed for e in events if e.HasField("starts_revealed"))
     assert list(shown.characters) == [keep.character, keep1.character]
     assert ENGINE.view(state, 1)["players"][0]["character"] == keep.character
+
+
+def test_gairy_at_a_full_workshop_reveals_a_building_that_is_discarded() -> None:
+    """Action Phase (Gairy): the building he reveals comes "as if it had just been cleared",
+    and a cleared building with no empty Workshop space is discarded: one building leaves
+    the stacks even when the Workshop is full."""
+    from engines.harvest.evolve import evolve
+    from engines.harvest.rules import stack_count
+
+    workshop_tiles = {t for t, section, _ in content().gairy_tiles if section == "workshop"}
+    others = frozenset(t for t, _, _ in content().gairy_tiles) - workshop_tiles
+    full = ("mercantile", "silo", "barn", "well", "smithy", "bakery")
+    state = replace(started(2), gairy_pieces=3, gairy_revealed=others, workshop=full)
+    before = stack_count(state)
+    events = gairy_turn(state, Rng(b"g", "full", 0))
+    revealed = [e.building_revealed for e in events if e.HasField("building_revealed")]
+    assert len(revealed) == 1 and revealed[0].slot == -1
+    assert revealed[0].building and revealed[0].building not in full
+    for event in events:
+        state = evolve(state, event)
+    assert state.workshop == full
+    assert revealed[0].building in state.revealed_buildings
+    assert stack_count(state) == before - 1
