@@ -126,6 +126,7 @@ TRADE_UNKNOWN_PAYMENT = Refusal(
     "trade.unknown_payment", "Pay with a Seed, 2 Fertilizer or 3 Water."
 )
 TRADE_NO_SEED = Refusal("trade.no_seed", "You have no such Seed to trade.")
+TRADE_NO_FOREST = Refusal("trade.no_forest", "You have no Forest left to clear.")
 TRADE_CANNOT_AFFORD = Refusal("trade.cannot_afford", "A trade costs {amount} {give}.")
 UPGRADE_SEED_NONE = Refusal("upgrade_seed.none", "You have no Seed upgrade waiting.")
 UPGRADE_SEED_TOP = Refusal("upgrade_seed.top", "Only Wheat, Strawberry and Blueberry upgrade.")

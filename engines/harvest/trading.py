@@ -15,7 +15,8 @@ __all__ = ["trade", "upgrade_seed"]
 def trade(state: HarvestState, cmd: pb.Trade, seat: int) -> list[pb.Event]:
     """Trading Post Actions: "spend any 1 Seed, or 2 Fertilizer, or 3 Water to perform 1
     of the following Trade Actions". The action is performed at once, in a step of its
-    own, so a second trade is paid only after the first one's action is done."""
+    own, so a second trade is paid only after the first one's action is done. A trade
+    for Clear Land with no Forest left could gain nothing, and is refused."""
     step = acting_step(state, seat)
     kinds = [t.kind for t in step.tasks]
     if "trade" not in kinds:
@@ -25,6 +26,8 @@ def trade(state: HarvestState, cmd: pb.Trade, seat: int) -> list[pb.Event]:
     if cmd.action not in actions:
         raise codes.TRADE_UNKNOWN_ACTION()
     player = state.players[seat]
+    if cmd.action == "clear_land" and not player.forests:
+        raise codes.TRADE_NO_FOREST()
     if cmd.give == "seed":
         if cmd.seed not in SEED_FIELDS or seed_count(player, cmd.seed) < 1:
             raise codes.TRADE_NO_SEED()

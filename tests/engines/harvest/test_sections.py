@@ -374,3 +374,18 @@ def test_market_spaces_charge_their_cost_and_grant_the_tile_actions() -> None:
     )
     assert after.players[0].coins == 0
     assert [(t.kind, t.amount) for t in after.steps[-1].tasks] == [("seed:pumpkin", 1)]
+
+
+def test_trading_for_clear_land_with_no_forest_left_is_refused() -> None:
+    """Trading Post: a Clear Land trade with every Forest cleared would take the payment
+    and gain nothing; it is refused like the other moves that gain nothing (RULES.md)."""
+    state = with_player(started(), 0, fertilizer=2, forests=())
+    state = resolving(state, 0, ("trade", 1))
+    clear = command(trade=pb.Trade(give="fertilizer", action="clear_land"))
+    assert refused(state, 0, clear) == "trade.no_forest"
+    legal = ENGINE.legal_commands(state, 0)
+    assert {c.trade.action for c in legal if c.HasField("trade")} == {"field", "upgrade_seed"}
+    one_left = with_player(state, 0, forests=((0, 2),))
+    _, after = run(one_left, 0, clear)
+    assert after.players[0].fertilizer == 0
+    assert [t.kind for t in after.steps[-1].tasks] == ["clear_land_no_die"]
