@@ -6,6 +6,7 @@ from dataclasses import replace
 
 import pytest
 
+from engines.core.errors import RuleViolation
 from engines.harvest.content import content
 from engines.harvest.engine import ENGINE
 from engines.harvest.state import HarvestState
@@ -135,6 +136,25 @@ def test_rose_may_clear_upgrade_or_build_at_sunrise() -> None:
     assert "rose" not in [t.kind for t in after.steps[-1].tasks]
     _, upgraded = run(state, seat, command(upgrade_bucket=pb.UpgradeBucket()))
     assert upgraded.players[seat].bucket == state.players[seat].bucket + 1
+
+
+def test_rose_builds_at_sunrise_paying_the_cost_as_usual() -> None:
+    """Rose: Build a Building at Sunrise, "paying building costs as usual"."""
+    seat, state = sunrise_turn("rose", 1, coins=2)
+    state = replace(state, workshop=("", "", "compost_bin", "", "", ""))
+    site = cells((0, 0))[0]
+    free = command(build=pb.Build(slot=2, cell=site))
+    with pytest.raises(RuleViolation) as error:
+        run(state, seat, free)
+    assert error.value.code == "payment.wrong_amount"
+    paid = command(build=pb.Build(slot=2, cell=site, payment=pb.Payment(coins=2)))
+    assert paid in ENGINE.legal_commands(state, seat)
+    events, after = run(state, seat, paid)
+    assert [b.building for b in after.players[seat].buildings] == ["compost_bin"]
+    assert after.players[seat].coins == 0 and after.workshop[2] == ""
+    assert "rose" not in [t.kind for t in after.steps[0].tasks]
+    assert [(t.kind, t.amount) for t in after.steps[-1].tasks] == [("fertilizer", 3)]
+    assert not any(e.HasField("forest_die_rolled") for e in events)
 
 
 def test_leland_fills_a_bigger_bucket() -> None:

@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+import pytest
+
+from engines.core.errors import RuleViolation
 from engines.core.rng import Rng
 from engines.harvest.content import content
 from engines.harvest.engine import ENGINE
@@ -131,3 +134,51 @@ def test_gairy_at_a_full_workshop_reveals_a_building_that_is_discarded() -> None
     assert state.workshop == full
     assert revealed[0].building in state.revealed_buildings
     assert stack_count(state) == before - 1
+
+
+def test_gairys_sunrise_tile_is_his_own_and_not_in_the_display() -> None:
+    """Sunrise Phase (Gairy): one more tile is revealed for Gairy's order; it is not part
+    of the display and no player may choose it."""
+    from .helpers import command, run
+
+    for seed in range(12):
+        state = started(2, seed=seed)
+        assert state.gairy_sunrise and state.gairy_sunrise not in state.display
+        held = {p.sunrise for p in state.players}
+        assert state.gairy_sunrise not in held and len(set(state.display) | held) == 5
+        seat = ENGINE.outcome(state).to_act[0]
+        listed = {c.choose_sunrise.tile for c in ENGINE.legal_commands(state, seat)}
+        assert listed == set(state.display)
+        try:
+            run(state, seat, command(choose_sunrise=pb.ChooseSunrise(tile=state.gairy_sunrise)))
+        except RuleViolation as refused:
+            assert refused.code == "sunrise.not_in_display"
+        else:
+            raise AssertionError("a player took Gairy's Sunrise tile")
+
+
+@pytest.mark.parametrize(("seats", "pieces"), [(1, 6), (2, 3), (3, 0), (4, 0)])
+def test_gairy_gets_two_sets_of_pieces_solo_and_one_with_two_players(
+    seats: int, pieces: int
+) -> None:
+    """Game Setup 8: a set of 3 Player Pieces for Gairy at 2 players, 2 sets solo; each
+    round he places all of them."""
+    from .helpers import command, run
+
+    state = started(seats)
+    assert state.gairy_pieces == pieces
+    gairy_placed = 0
+    while state.round == 1:
+        seat = ENGINE.outcome(state).to_act[0]
+        if state.steps or state.phase == "jaime":
+            cmd = command(finish=pb.Finish())
+        elif state.phase == "sunrise":
+            cmd = command(choose_sunrise=pb.ChooseSunrise(tile=state.display[0]))
+        else:
+            cmd = command(place_worker=pb.PlaceWorker(space="trading_1"))
+        events, state = run(state, seat, cmd)
+        gairy_placed += sum(
+            1 for e in events if e.HasField("worker_placed") and e.worker_placed.seat == -1
+        )
+    assert gairy_placed == pieces
+    assert state.gairy_pieces == pieces

@@ -37,6 +37,17 @@ def test_a_taken_space_is_closed_but_an_always_open_one_is_not() -> None:
     assert "store_3" not in legal and "store_1" in legal
 
 
+def test_an_always_open_space_holding_gairys_piece_stays_open() -> None:
+    """1-2 players: "If Gairy visits an Always Open ACTION SPACE, the player may still use
+    this space like normal"."""
+    state = replace(placing(started(2), 0), placements=(("store_1", -1), ("trading_1", -1)))
+    spaces = {c.place_worker.space for c in ENGINE.legal_commands(state, 0)}
+    assert {"store_1", "trading_1"} <= spaces
+    _, after = run(state, 0, command(place_worker=pb.PlaceWorker(space="store_1")))
+    assert after.placements[-1] == ("store_1", 0)
+    assert [t.kind for t in after.steps[-1].tasks] == ["purchase", "coin"]
+
+
 def test_only_the_seat_to_act_may_place() -> None:
     """Commands from a seat whose turn it is not are refused."""
     state = placing(started(3), 0)
@@ -100,6 +111,53 @@ def test_general_store_purchases_and_prices() -> None:
     assert refused(state, 0, command(purchase=pb.Purchase(item="wheat"))) == "purchase.none"
 
 
+def test_a_purchase_may_be_repeated_in_one_visit() -> None:
+    """The General Store: "You can purchase an item more than once in the same turn"."""
+    state = with_player(started(), 0, coins=2, seeds=(0, 0, 0, 0), character="floyd")
+    state = resolving(state, 0, ("purchase", 3))
+    strawberry = command(purchase=pb.Purchase(item="strawberry", payment=pb.Payment(coins=1)))
+    _, state = run(state, 0, strawberry)
+    assert strawberry in ENGINE.legal_commands(state, 0)
+    _, state = run(state, 0, strawberry)
+    assert (state.players[0].coins, state.players[0].seeds) == (0, (0, 2, 0, 0))
+
+
+def test_the_two_purchase_space_gives_two_purchases() -> None:
+    """The General Store: the value on the space is the number of purchases: 2 here."""
+    state = with_player(placing(started(3), 0), 0, seeds=(0, 0, 0, 0), character="floyd")
+    _, state = run(state, 0, command(place_worker=pb.PlaceWorker(space="store_2")))
+    assert [(t.kind, t.amount) for t in state.steps[-1].tasks] == [("purchase", 2)]
+    wheat = command(purchase=pb.Purchase(item="wheat"))
+    _, state = run(state, 0, wheat)
+    _, state = run(state, 0, wheat)
+    assert state.players[0].seeds == (2, 0, 0, 0)
+    assert refused(state, 0, wheat) == "purchase.none"
+    assert all(not c.HasField("purchase") for c in ENGINE.legal_commands(state, 0))
+
+
+def test_wheat_is_free_and_a_strawberry_costs_one_coin() -> None:
+    """Purchase Seeds: Wheat free, Strawberry 1 Coin; any other payment is refused."""
+    state = with_player(started(), 0, coins=3, seeds=(0, 0, 0, 0), character="floyd")
+    state = resolving(state, 0, ("purchase", 2))
+
+    def buy(item: str, coins: int) -> pb.Command:
+        return command(purchase=pb.Purchase(item=item, payment=pb.Payment(coins=coins)))
+
+    assert refused(state, 0, buy("wheat", 1)) == "payment.wrong_amount"
+    assert refused(state, 0, buy("strawberry", 0)) == "payment.wrong_amount"
+    assert refused(state, 0, buy("strawberry", 2)) == "payment.wrong_amount"
+    listed = {
+        c.purchase.item: c.purchase.payment.coins
+        for c in ENGINE.legal_commands(state, 0)
+        if c.HasField("purchase")
+    }
+    assert (listed["wheat"], listed["strawberry"]) == (0, 1)
+    _, state = run(state, 0, buy("wheat", 0))
+    assert (state.players[0].coins, state.players[0].seeds) == (3, (1, 0, 0, 0))
+    _, state = run(state, 0, buy("strawberry", 1))
+    assert (state.players[0].coins, state.players[0].seeds) == (2, (1, 1, 0, 0))
+
+
 def test_fertilizer_stops_at_nine() -> None:
     """Gain a Fertilizer: the track holds 9 at most."""
     state = resolving(with_player(started(), 0, fertilizer=9), 0, ("purchase", 1))
@@ -119,6 +177,39 @@ def test_filling_a_full_bucket_is_refused() -> None:
 
 
 # --- Fields ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("before", [True, False])
+def test_fields_one_gives_a_field_action_and_water_or_fertilizer(before: bool) -> None:
+    """The Fields: the 1 space grants a Water or a Fertilizer, taken before or after
+    the Field Action."""
+    farm = (crop("wheat", (0, 0), (1, 0), (2, 0)),)
+    state = with_player(placing(started(3), 0), 0, crops=farm, water=0, fertilizer=0)
+    _, state = run(state, 0, command(place_worker=pb.PlaceWorker(space="fields_1")))
+    assert [(t.kind, t.amount) for t in state.steps[-1].tasks] == [
+        ("field", 1),
+        ("water_or_fertilizer", 1),
+    ]
+    harvest = command(field_action=pb.FieldAction(kind="harvest"))
+    if not before:
+        _, state = run(state, 0, harvest)
+    benefit = [t.kind for t in state.steps[-1].tasks].index("water_or_fertilizer")
+    options = {
+        c.take_benefit.option
+        for c in ENGINE.legal_commands(state, 0)
+        if c.HasField("take_benefit") and c.take_benefit.task == benefit
+    }
+    assert options == {"water", "fertilizer"}
+    water = command(take_benefit=pb.TakeBenefit(task=benefit, option="water"))
+    _, with_water = run(state, 0, water)
+    fertilizer = command(take_benefit=pb.TakeBenefit(task=benefit, option="fertilizer"))
+    _, with_fertilizer = run(state, 0, fertilizer)
+    harvested = 0 if before else 1  # a harvested Wheat gives a Fertilizer too
+    assert (with_water.players[0].water, with_water.players[0].fertilizer) == (1, harvested)
+    assert with_fertilizer.players[0].fertilizer == 1 + harvested
+    if before:
+        _, with_water = run(with_water, 0, harvest)
+        assert with_water.players[0].points == 1
 
 
 def test_planting_needs_the_right_shape_empty_spaces_and_fertilizer() -> None:
@@ -181,6 +272,22 @@ def test_tending_a_crop_with_no_space_for_its_new_tile_is_refused() -> None:
     assert state.players[0].water == 3
 
 
+def test_tending_wheat_costs_one_water() -> None:
+    """Tend: Wheat costs 1 Water and places one Wheat beside it."""
+    farm = (crop("wheat", (0, 0), (1, 0), (2, 0)),)
+    state = with_player(started(), 0, crops=farm, water=3, bucket=4, character="floyd")
+    state = resolving(state, 0, mode="tend")
+    spot = cells((3, 0), (4, 0), (5, 0))
+    _, state = run(state, 0, command(tend_crop=pb.TendCrop(crop="wheat", cells=spot)))
+    p = state.players[0]
+    assert p.water == 2
+    assert sorted(len(c.cells) for c in p.crops if c.kind == "wheat") == [3, 3]
+    assert state.steps[-1].owed == ""
+    broke = with_player(state, 0, water=0)
+    again = command(tend_crop=pb.TendCrop(crop="wheat", cells=cells((0, 1), (1, 1), (2, 1))))
+    assert refused(broke, 0, again) == "tend.no_water"
+
+
 def test_a_bush_holds_one_blueberry_until_harvested() -> None:
     """Tend: one Blueberry per Bush, 2 Water; a Bush with a Blueberry cannot be tended."""
     state = with_player(
@@ -196,17 +303,21 @@ def test_a_bush_holds_one_blueberry_until_harvested() -> None:
 
 
 def test_harvest_keeps_bushes_and_counts_coins_per_type() -> None:
-    """Harvest: everything comes off except Bushes; 1 Coin per type; Wheat gives Fertilizer."""
+    """Harvest: everything comes off except Bushes (bare or bearing); 1 Coin per type;
+    Wheat gives Fertilizer (the track stops at 9)."""
     farm = (
         crop("wheat", (0, 0), (1, 0), (2, 0)),
         crop("strawberry", (0, 1)),
         crop("strawberry", (1, 1)),
+        crop("bush", (3, 0), (3, 1), berry=True),
+        crop("bush", (4, 0), (4, 1)),
     )
     state = with_player(started(), 0, crops=farm, coins=0, points=0, fertilizer=9)
     state = resolving(state, 0, ("field", 1))
     _, state = run(state, 0, command(field_action=pb.FieldAction(kind="harvest")))
     p = state.players[0]
-    assert (p.points, p.coins, p.fertilizer, p.crops) == (3, 2, 9, ())
+    assert (p.points, p.coins, p.fertilizer) == (1 + 2 + 4, 3, 9)
+    assert p.crops == (crop("bush", (3, 0), (3, 1)), crop("bush", (4, 0), (4, 1)))
 
 
 # --- Workshop ---------------------------------------------------------------------------
@@ -220,6 +331,24 @@ def test_workshop_actions_must_all_be_different() -> None:
     assert state.players[0].bucket == 4
     again = command(upgrade_bucket=pb.UpgradeBucket(payment=pb.Payment(coins=1)))
     assert refused(state, 0, again) == "upgrade.none"
+
+
+def test_workshop_one_gives_an_action_and_two_coins_to_use_this_turn() -> None:
+    """The Workshop: the 1 space is one action and 2 Coins, usable this turn."""
+    state = with_player(placing(started(3), 0), 0, coins=0, character="floyd")
+    _, state = run(state, 0, command(place_worker=pb.PlaceWorker(space="workshop_1")))
+    assert [(t.kind, t.amount) for t in state.steps[-1].tasks] == [("workshop", 1), ("coin", 2)]
+    forest = cells(state.players[0].forests[0])[0]
+    clear = command(clear_land=pb.ClearLand(forest=forest, payment=pb.Payment(coins=2)))
+    assert refused(state, 0, clear) == "payment.cannot_afford"
+    coins = [t.kind for t in state.steps[-1].tasks].index("coin")
+    _, state = run(state, 0, command(take_benefit=pb.TakeBenefit(task=coins)))
+    assert state.players[0].coins == 2
+    _, state = run(state, 0, clear)
+    assert state.players[0].coins == 0 and len(state.players[0].forests) == 5
+    _, state = run(state, 0, command(finish=pb.Finish()))  # the Forest Die's step
+    upgrade = command(upgrade_bucket=pb.UpgradeBucket(payment=pb.Payment()))
+    assert refused(with_player(state, 0, coins=1), 0, upgrade) == "upgrade.none"
 
 
 def test_bucket_upgrades_stop_at_ten() -> None:
@@ -311,6 +440,17 @@ def test_trading_post_costs_and_actions() -> None:
     state = with_player(state, 0, seeds=(1, 0, 0, 0))
     _, state = run(state, 0, command(upgrade_seed=pb.UpgradeSeed(seed="wheat")))
     assert state.players[0].seeds == (0, 1, 0, 0)
+
+
+def test_a_trade_may_be_paid_with_three_water() -> None:
+    """Trading Post: 3 Water pay for one Trade Action; 2 do not."""
+    state = with_player(started(), 0, water=3, bucket=5, seeds=(0, 0, 0, 0), fertilizer=0)
+    state = resolving(state, 0, ("trade", 1))
+    trade = command(trade=pb.Trade(give="water", action="field"))
+    assert refused(with_player(state, 0, water=2), 0, trade) == "trade.cannot_afford"
+    _, state = run(state, 0, trade)
+    assert state.players[0].water == 0
+    assert [[t.kind for t in s.tasks] for s in state.steps] == [[], ["field"]]
 
 
 def test_each_trade_is_performed_before_the_next_is_paid() -> None:

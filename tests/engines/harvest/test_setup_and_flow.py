@@ -180,6 +180,25 @@ def test_game_end_scores_buildings_crops_bushes_coins_and_resolves_end_game_buil
     assert outcome.breakdown["0"]["buildings"] == 7
 
 
+def test_end_game_buildings_are_resolved_in_sunrise_order() -> None:
+    """Game End 1: "Each player (in Sunrise order) resolves their "End Game" Buildings":
+    lowest Sunrise tile first, whatever the seat numbers."""
+    from engines.harvest.flow import advance
+
+    state = replace(started(3), round=4, phase="actions", turn=-1, steps=())
+    library = Built("library", frozenset({(0, 0), (0, 1), (1, 0), (1, 1)}))
+    for seat, tile in enumerate((9, 2, 5)):
+        state = with_player(state, seat, sunrise=tile, pieces=0, buildings=(library,))
+    events = advance(state, Rng(b"x", "t", 0))
+    for event in events:
+        state = ENGINE.evolve(state, event)
+    while not ENGINE.outcome(state).finished:
+        more, state = run(state, ENGINE.outcome(state).to_act[0], command(finish=pb.Finish()))
+        events += more
+    turns = [e.turn_began.seat for e in events if e.HasField("turn_began")]
+    assert turns == [1, 2, 0]
+
+
 def test_ties_go_to_leftover_resources_then_are_shared() -> None:
     """Game End: most points wins; ties by leftover Coins, Water, Fertilizer and Seeds."""
     from engines.harvest.scoring import winners
