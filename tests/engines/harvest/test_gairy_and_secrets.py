@@ -182,3 +182,22 @@ def test_gairy_gets_two_sets_of_pieces_solo_and_one_with_two_players(
         )
     assert gairy_placed == pieces
     assert state.gairy_pieces == pieces
+
+
+def test_the_eight_gairy_tiles_have_eight_different_effects() -> None:
+    """1-2 players: no two Gairy tiles send him to the same space in every position
+    (each tile's space over every way of closing its section's spaces)."""
+    from itertools import combinations
+
+    state = replace(started(4), placements=())
+    effects = {}
+    for tile, section, arrow in content().gairy_tiles:
+        spaces = [s.id for s in content().spaces if s.section == section and not s.always_open]
+        effect = []
+        for size in range(len(spaces) + 1):
+            for closed in combinations(spaces, size):
+                position = replace(state, placements=tuple((s, 0) for s in closed))
+                space = gairy_space(position, section, arrow)
+                effect.append(space.id if space else "")
+        effects[tile] = tuple(effect)
+    assert len(set(effects.values())) == len(effects) == 8
