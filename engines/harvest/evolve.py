@@ -242,7 +242,6 @@ def _piece_moved(state: HarvestState, e: pb.PieceMoved) -> HarvestState:
 
 def _round_ended(state: HarvestState, e: pb.RoundEnded) -> HarvestState:
     c = content()
-    shifted = ("", "", *state.workshop[:4])
     left = state.market_left
     if e.market_large in dict(c.market_large):
         left -= 1
@@ -255,7 +254,6 @@ def _round_ended(state: HarvestState, e: pb.RoundEnded) -> HarvestState:
         awaiting="",
         players=players,
         placements=(),
-        workshop=shifted,
         market_large=e.market_large,
         market_small=e.market_small,
         market_seen=state.market_seen | {e.market_large, e.market_small} - {""},
@@ -265,6 +263,10 @@ def _round_ended(state: HarvestState, e: pb.RoundEnded) -> HarvestState:
         gairy_revealed=frozenset(),
         gairy_pieces=c.pieces * state.gairy_tiles_per_turn,
     )
+
+
+def _workshop_shifted(state: HarvestState, e: pb.WorkshopShifted) -> HarvestState:
+    return replace(state, workshop=tuple(e.workshop))
 
 
 def _finished(state: HarvestState, e: pb.GameFinished) -> HarvestState:
@@ -370,6 +372,7 @@ _EVOLVERS: dict[str, Callable[[HarvestState, Any], HarvestState]] = {
     "forest_die_rolled": _die_rolled,
     "step_finished": _step_finished,
     "piece_moved": _piece_moved,
+    "workshop_shifted": _workshop_shifted,
     "round_ended": _round_ended,
     "game_finished": _finished,
 }

@@ -81,7 +81,7 @@ def _sunset(state: HarvestState, rng: Rng) -> list[pb.Event]:
     """Sunset Phase, or after the 4th Action Phase, Game End."""
     if state.round >= content().rounds:
         return _game_end(state)
-    return [sunset(state, rng)]
+    return sunset(state, rng)
 
 
 def _game_end(state: HarvestState) -> list[pb.Event]:

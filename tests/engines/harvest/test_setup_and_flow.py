@@ -133,14 +133,18 @@ def test_sunset_shifts_workshop_discards_market_tile_and_advances_round() -> Non
     state = replace(state, workshop=("a", "b", "c", "d", "e", "f"))
     market = state.market_large
     state = _through_sunrise(state)
+    events: list[pb.Event] = []
     while state.phase in ("actions", "jaime"):
         seat = ENGINE.outcome(state).to_act[0]
         if state.steps or state.phase == "jaime":
-            _, state = run(state, seat, command(finish=pb.Finish()))
+            more, state = run(state, seat, command(finish=pb.Finish()))
         else:
-            _, state = run(state, seat, command(place_worker=pb.PlaceWorker(space="store_1")))
+            more, state = run(state, seat, command(place_worker=pb.PlaceWorker(space="store_1")))
+        events += more
     assert state.round == 2 and state.phase == "sunrise"
     assert state.workshop == ("", "", "a", "b", "c", "d")
+    shifted = next(e.workshop_shifted for e in events if e.HasField("workshop_shifted"))
+    assert (list(shifted.workshop), list(shifted.discarded)) == (list(state.workshop), ["e", "f"])
     assert state.market_large != market
     assert state.placements == ()
     assert all(p.pieces == 3 for p in state.players)
@@ -220,8 +224,10 @@ def test_round_four_shows_the_market_board_after_three_tiles() -> None:
     for _ in range(3):
         state = replace(state, phase="jaime", turn=-1, steps=(), order=(), position=-1)
         state = replace(state, players=tuple(replace(p, pieces=0) for p in state.players))
-        for event in advance(state, Rng(b"m", str(state.round), 0))[:1]:
+        for event in advance(state, Rng(b"m", str(state.round), 0)):
             state = ENGINE.evolve(state, event)
+            if event.HasField("round_ended"):
+                break
         seen.append(state.market_large)
     assert state.round == 4
     assert len(set(seen[:3])) == 3 and seen[3] == "market_board"
