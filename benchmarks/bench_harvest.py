@@ -23,10 +23,12 @@ from google.protobuf.message import Message
 
 from engines.core.contract import TableConfig
 from engines.core.play import Table
+from engines.harvest.content import content
 from engines.harvest.engine import ENGINE
 
 GAMES = 20
 DIGEST_OPTIONS: tuple[dict[str, bool], ...] = ({}, {"draft": True}, {"first_game": True})
+CHALLENGES = tuple(c.id for c in content().challenges)
 
 
 def _random_game(seats: int, seed: int) -> int:
@@ -57,11 +59,14 @@ def _sorted_picker(choices: random.Random, total: Any) -> Callable[[Table, int],
 
 def log_digest(games: int) -> str:
     """SHA-256 over the complete event logs and legal-command lists of ``games`` seeded
-    random games at each player count (options rotating plain / draft / first game)."""
+    random games at each player count (options rotating plain / draft / first game;
+    every other solo game plays a Solo Challenge)."""
     total = hashlib.sha256()
     for seats in (1, 2, 3, 4):
         for seed in range(games):
-            options = DIGEST_OPTIONS[seed % len(DIGEST_OPTIONS)]
+            options: dict[str, object] = dict(DIGEST_OPTIONS[seed % len(DIGEST_OPTIONS)])
+            if seats == 1 and seed % 2:
+                options["challenge"] = CHALLENGES[seed // 2 % len(CHALLENGES)]
             config = TableConfig(f"digest-{seats}-{seed}", seats, options)
             table = Table.create(ENGINE, config, seed.to_bytes(8, "big"))
             table.play(_sorted_picker(random.Random(seed), total))

@@ -651,6 +651,7 @@ class GameSetUp(_message.Message):
     GAIRY_TILES_PER_TURN_FIELD_NUMBER: _builtins.int
     DRAFT_CHARACTERS_FIELD_NUMBER: _builtins.int
     DRAFT_FARMHOUSES_FIELD_NUMBER: _builtins.int
+    CHALLENGE_FIELD_NUMBER: _builtins.int
     seats: _builtins.int
     draft: _builtins.bool
     first_game: _builtins.bool
@@ -658,6 +659,10 @@ class GameSetUp(_message.Message):
     market_small: _builtins.str
     gairy_tiles_per_turn: _builtins.int
     """Mayor Gairy plays (1-2 players); tiles per turn (2 solo)."""
+    challenge: _builtins.str
+    """Solo Challenge Almanac: the challenge played ("" for none); its starting goods follow
+    as a ResourcesChanged with reason "challenge".
+    """
     @_builtins.property
     def deals(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatDeal]: ...
     @_builtins.property
@@ -683,10 +688,11 @@ class GameSetUp(_message.Message):
         gairy_tiles_per_turn: _builtins.int = ...,
         draft_characters: _abc.Iterable[_builtins.str] | None = ...,
         draft_farmhouses: _abc.Iterable[_builtins.str] | None = ...,
+        challenge: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["deals", b"deals", "draft", b"draft", "draft_characters", b"draft_characters", "draft_farmhouses", b"draft_farmhouses", "first_game", b"first_game", "gairy_tiles_per_turn", b"gairy_tiles_per_turn", "market_large", b"market_large", "market_small", b"market_small", "seats", b"seats", "workshop", b"workshop"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["challenge", b"challenge", "deals", b"deals", "draft", b"draft", "draft_characters", b"draft_characters", "draft_farmhouses", b"draft_farmhouses", "first_game", b"first_game", "gairy_tiles_per_turn", b"gairy_tiles_per_turn", "market_large", b"market_large", "market_small", b"market_small", "seats", b"seats", "workshop", b"workshop"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

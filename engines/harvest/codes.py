@@ -44,6 +44,8 @@ DRAFT_ONE = Refusal("draft.one", "Pick one Character or one Farmhouse.")
 DRAFT_HAVE_CHARACTER = Refusal("draft.have_character", "You already have a Character.")
 DRAFT_HAVE_FARMHOUSE = Refusal("draft.have_farmhouse", "You already have a Farmhouse.")
 DRAFT_UNAVAILABLE = Refusal("draft.unavailable", "That {kind} is not available.")
+CHALLENGE_UNKNOWN = Refusal("challenge.unknown", "There is no such solo challenge.")
+CHALLENGE_SOLO = Refusal("challenge.solo", "A solo challenge is played by one player.")
 
 # --- Sunrise Phase ------------------------------------------------------------------------
 SUNRISE_CHOOSE_FIRST = Refusal("sunrise.choose_first", "Choose a Sunrise tile first.")

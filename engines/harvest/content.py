@@ -16,8 +16,10 @@ from typing import Any
 from engines.core.polyomino import Cell, Grid, Shape, normalize
 
 __all__ = [
+    "Challenge",
     "Content",
     "CropInfo",
+    "Goal",
     "Space",
     "TaskSpec",
     "content",
@@ -56,6 +58,32 @@ class CropInfo:
     harvest_fertilizer: int
     shape: Shape
     supply: int
+
+
+@dataclass(frozen=True, slots=True)
+class Goal:
+    """A solo challenge's goal: a Game End ``measure`` at least or at most a number."""
+
+    measure: str
+    at_least: int | None = None
+    at_most: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    """A Solo Challenge Almanac entry: set-up changes and the goals to meet.
+
+    ``start`` changes the starting goods (signed, from the usual start); ``forests`` and
+    ``workshop_slots`` replace the usual Forest tiles and filled Workshop spaces when set.
+    """
+
+    id: str
+    title: str
+    text: str
+    start: tuple[tuple[str, int], ...]
+    forests: tuple[Cell, ...] | None
+    workshop_slots: tuple[int, ...] | None
+    goals: tuple[Goal, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +129,7 @@ class Content:
     when_built: tuple[tuple[str, tuple[TaskSpec, ...]], ...]
     end_game: tuple[tuple[str, str, int], ...]
     building_values: tuple[tuple[str, int], ...]
+    challenges: tuple[Challenge, ...]
 
     def price(self, item: str) -> int:
         """A fixed Coin price: a General Store item, or a Workshop action."""
@@ -150,6 +179,12 @@ class Content:
     def building_value(self, building: str) -> int:
         return dict(self.building_values).get(building, self.building_points)
 
+    def challenge(self, challenge_id: str) -> Challenge | None:
+        for challenge in self.challenges:
+            if challenge.id == challenge_id:
+                return challenge
+        return None
+
 
 def _load(name: str) -> Any:
     return json.loads((DATA / name).read_text(encoding="utf-8"))
@@ -161,6 +196,23 @@ def _tasks(raw: list[list[Any]]) -> tuple[TaskSpec, ...]:
 
 def _market(entry: dict[str, Any]) -> tuple[str, tuple[tuple[int, tuple[TaskSpec, ...]], ...]]:
     return entry["id"], tuple((int(s["cost"]), _tasks(s["tasks"])) for s in entry["spaces"])
+
+
+def _challenge(entry: dict[str, Any]) -> Challenge:
+    setup = entry["setup"]
+    forests = setup.get("forests")
+    slots = setup.get("workshop_slots")
+    return Challenge(
+        id=entry["id"],
+        title=entry["title"],
+        text=entry["text"],
+        start=tuple((str(k), int(v)) for k, v in setup.get("start", {}).items()),
+        forests=None if forests is None else tuple((int(r), int(c)) for r, c in forests),
+        workshop_slots=None if slots is None else tuple(int(s) for s in slots),
+        goals=tuple(
+            Goal(g["measure"], g.get("at_least"), g.get("at_most")) for g in entry["goals"]
+        ),
+    )
 
 
 @cache
@@ -176,6 +228,7 @@ def content() -> Content:
     gairy = _load("gairy.json")
     market = _load("market.json")
     buildings = _load("buildings.json")["buildings"]
+    challenges = _load("challenges.json")["challenges"]
     seeds = tuple(crops["seeds"])
     return Content(
         spaces=tuple(
@@ -253,4 +306,5 @@ def content() -> Content:
         building_values=tuple(
             (b["id"], int(b["points"])) for b in buildings if b.get("end_game") == "points"
         ),
+        challenges=tuple(_challenge(c) for c in challenges),
     )

@@ -6,6 +6,8 @@ from typing import Any
 
 from engines.core.contract import GameInfo, OptionSpec, Outcome, TableConfig
 from engines.core.rng import Rng
+from engines.harvest.challenges import NO_CHALLENGE, challenge_result
+from engines.harvest.content import content
 from engines.harvest.decide import decide, to_act
 from engines.harvest.evolve import evolve
 from engines.harvest.flow import advance
@@ -30,6 +32,14 @@ class HarvestEngine:
             OptionSpec("draft", "bool", False, "Draft Variant: pick Characters and Farmhouses."),
             OptionSpec(
                 "first_game", "bool", False, "First Time Player: deal the four suggested combos."
+            ),
+            OptionSpec(
+                "challenge",
+                "choice",
+                NO_CHALLENGE,
+                "Solo Challenge Almanac (1 player): set-up changes and a goal;"
+                " the outcome's breakdown says whether it was met.",
+                choices=(NO_CHALLENGE, *(c.id for c in content().challenges)),
             ),
         ),
     )
@@ -82,6 +92,9 @@ class HarvestEngine:
                 }
                 for f in state.final
             }
+            challenge = challenge_result(state)
+            if challenge is not None:
+                breakdown["challenge"] = challenge
         else:
             scores = tuple(p.points for p in state.players)
             breakdown = {}

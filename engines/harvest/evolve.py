@@ -91,6 +91,7 @@ def _set_up(state: HarvestState, e: pb.GameSetUp) -> HarvestState:
         seats=e.seats,
         draft=e.draft,
         first_game=e.first_game,
+        challenge=e.challenge,
         phase="draft" if e.draft else "choose_start",
         players=players,
         workshop=workshop,

@@ -8,6 +8,7 @@ from typing import Any
 from engines.core.deck import shuffled
 from engines.core.rng import Rng
 from engines.harvest import codes
+from engines.harvest.challenges import chosen_challenge
 from engines.harvest.characters import start_bucket
 from engines.harvest.content import content
 from engines.harvest.events import cell_numbers, resources, wrap
@@ -25,10 +26,12 @@ __all__ = [
 
 
 def set_up(seats: int, options: Mapping[str, Any], rng: Rng) -> list[pb.Event]:
-    """Game Setup 1-8 and Player Setup 1-8 (the draft variant or first-game combos)."""
+    """Game Setup 1-8 and Player Setup 1-8 (the draft variant or first-game combos); a
+    solo challenge's set-up changes (Forests, Workshop, starting goods)."""
     c = content()
     if not 1 <= seats <= 4:
         raise codes.SETUP_SEATS()
+    challenge = chosen_challenge(seats, options)
     draft = bool(options.get("draft", False))
     first_game = bool(options.get("first_game", False)) and not draft
     characters = shuffled(c.characters, rng)
@@ -37,7 +40,12 @@ def set_up(seats: int, options: Mapping[str, Any], rng: Rng) -> list[pb.Event]:
     combos = shuffled(c.first_game, rng)
     workshop = [""] * len(c.workshop_slot_costs)
     building_draw = shuffled(c.buildings, rng)
-    for slot, building in zip(c.workshop_setup_slots, building_draw, strict=False):
+    slots = c.workshop_setup_slots
+    forests = c.forests
+    if challenge is not None:
+        slots = slots if challenge.workshop_slots is None else challenge.workshop_slots
+        forests = forests if challenge.forests is None else challenge.forests
+    for slot, building in zip(slots, building_draw, strict=False):
         workshop[slot] = building
     large = rng.choice([t for t, _ in c.market_large])
     small = rng.choice([t for t, _ in c.market_small]) if seats == 4 else ""
@@ -57,7 +65,7 @@ def set_up(seats: int, options: Mapping[str, Any], rng: Rng) -> list[pb.Event]:
                 characters=dealt_c,
                 farmhouses=dealt_f,
                 sunrise=sunrise[seat],
-                forests=cell_numbers(c.forests),
+                forests=cell_numbers(forests),
             )
         )
     setup = pb.GameSetUp(
@@ -71,8 +79,11 @@ def set_up(seats: int, options: Mapping[str, Any], rng: Rng) -> list[pb.Event]:
         gairy_tiles_per_turn={1: 2, 2: 1}.get(seats, 0),
         draft_characters=characters[: seats + 1] if draft else (),
         draft_farmhouses=farmhouses[: seats + 1] if draft else (),
+        challenge=challenge.id if challenge is not None else "",
     )
     events = [wrap(game_set_up=setup)]
+    if challenge is not None and challenge.start:
+        events.append(resources(0, "challenge", **dict(challenge.start)))
     if first_game:
         for seat, (character, farmhouse) in enumerate(combos[:seats]):
             events.append(

@@ -109,6 +109,7 @@ class HarvestState:
     seats: int = 0
     draft: bool = False
     first_game: bool = False
+    challenge: str = ""
     phase: str = "setup"
     round: int = 0
     turn: int = -1

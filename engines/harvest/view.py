@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engines.harvest.content import content
 from engines.harvest.events import cell_numbers
 from engines.harvest.rules import stack_count
 from engines.harvest.state import HarvestState, Player, Step
@@ -58,6 +59,14 @@ def _step(step: Step) -> dict[str, Any]:
     }
 
 
+def _challenge(challenge_id: str) -> dict[str, Any] | None:
+    """The solo challenge being played, with its goals, for the player to read."""
+    challenge = content().challenge(challenge_id)
+    if challenge is None:
+        return None
+    return {"id": challenge.id, "title": challenge.title, "text": challenge.text}
+
+
 def view(state: HarvestState, seat: int | None) -> dict[str, Any]:
     """Everything public, plus the seat's own dealt choices while it is choosing."""
     choosing = state.phase == "choose_start"
@@ -86,6 +95,7 @@ def view(state: HarvestState, seat: int | None) -> dict[str, Any]:
         }
         if state.draft
         else None,
+        "challenge": _challenge(state.challenge),
         "players": [_player(p, i == seat, choosing) for i, p in enumerate(state.players)],
         "final": [
             {"seat": f.seat, "total": f.total, "leftovers": f.leftovers} for f in state.final

@@ -3,7 +3,8 @@ re-execution are identical, and nobody sees another seat's dealt cards.
 
 Two tiers, so thousands of games fit in a few minutes of CPU:
 
-- every game (``BW_PROPERTY_GAMES`` per player count, default 250: 1,000 in all) ends,
+- every game (``BW_PROPERTY_GAMES`` per player count, default 250: 1,000 in all; every
+  other solo game plays a Solo Challenge) ends,
   is played only with listed commands that ``decide`` accepts, folds back to the
   same state, keeps the dealt cards secret while seats choose, and has a JSON view;
 - a subset (``BW_PROPERTY_DEEP_GAMES`` per player count, default 40: 160) also tries
@@ -37,6 +38,7 @@ GAMES = int(os.environ.get("BW_PROPERTY_GAMES", "250"))
 DEEP_GAMES = int(os.environ.get("BW_PROPERTY_DEEP_GAMES", "40"))
 CHUNKS = 5
 OPTIONS: tuple[dict[str, bool], ...] = ({}, {"draft": True}, {"first_game": True})
+CHALLENGES = tuple(c.id for c in content().challenges)
 
 
 def _key(command: pb.Command) -> bytes:
@@ -150,7 +152,9 @@ def _pick(legal: list[pb.Command], rnd: random.Random) -> pb.Command:
 
 def _play(seats: int, seed: int, deep: bool) -> Table:
     rnd = random.Random(seed)
-    options = OPTIONS[seed % len(OPTIONS)]
+    options: dict[str, object] = dict(OPTIONS[seed % len(OPTIONS)])
+    if seats == 1 and seed % 2:
+        options["challenge"] = CHALLENGES[seed // 2 % len(CHALLENGES)]
     table = Table.create(
         ENGINE, TableConfig(f"prop-{seats}-{seed}", seats, options), seed.to_bytes(8, "big")
     )
@@ -184,6 +188,9 @@ def _chunk(total: int, chunk: int) -> range:
 def _ends_and_folds(table: Table) -> None:
     outcome = ENGINE.outcome(table.state)
     assert outcome.finished and outcome.winners
+    if table.state.challenge:
+        result = outcome.breakdown["challenge"]
+        assert result["met"] == all(goal["met"] for goal in result["goals"])
     assert len(outcome.scores) == table.config.seats
     assert digest(fold(ENGINE, table.events)) == table.digest()
     assert ENGINE.legal_commands(table.state, 0) == []
