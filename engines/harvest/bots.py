@@ -8,13 +8,11 @@ become points. Bots are players, not rules: they may use their own seeded random
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from engines.core.errors import RuleViolation
 from engines.core.rng import Rng
 from engines.harvest.content import content
-from engines.harvest.decide import decide
-from engines.harvest.evolve import evolve
-from engines.harvest.legal import legal_commands
 from engines.harvest.state import HarvestState
 from proto import harvest_pb2 as pb
 
@@ -47,14 +45,14 @@ class HarvestGreedyBot:
     def __init__(self, seed: int = 0) -> None:
         self._random = random.Random(seed)
 
-    def choose(self, engine: object, state: HarvestState, seat: int) -> pb.Command:
-        options = legal_commands(state, seat)
+    def choose(self, engine: Any, state: HarvestState, seat: int) -> pb.Command:
+        options = engine.legal_commands(state, seat)
         if not options:
             raise RuntimeError(f"seat {seat} has no legal command")
         best: list[pb.Command] = []
         best_value = float("-inf")
         for command in options:
-            value = self._value_after(state, command, seat)
+            value = self._value_after(engine, state, command, seat)
             if value > best_value + 1e-9:
                 best, best_value = [command], value
             elif abs(value - best_value) <= 1e-9:
@@ -63,11 +61,11 @@ class HarvestGreedyBot:
         return self._random.choice(acting or best)
 
     @staticmethod
-    def _value_after(state: HarvestState, command: pb.Command, seat: int) -> float:
+    def _value_after(engine: Any, state: HarvestState, command: pb.Command, seat: int) -> float:
         try:
-            events = decide(state, command, seat, Rng(b"greedy-lookahead", "bot", 0))
+            events = engine.decide(state, command, seat, Rng(b"greedy-lookahead", "bot", 0))
         except RuleViolation:
             return float("-inf")
         for event in events:
-            state = evolve(state, event)
+            state = engine.evolve(state, event)
         return farm_value(state, seat)

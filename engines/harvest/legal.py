@@ -1,20 +1,18 @@
-"""``legal_commands``: every command ``decide`` accepts now, listed.
+"""Candidates for ``legal_commands``: for each command kind, the bodies worth trying now.
 
-Candidates are generated from the situation and each is checked by the very rule
-``decide`` runs, so the list and ``decide`` cannot disagree. Payments are checked once
-per candidate and then widened to every way of paying (River the Fox).
+The kit keeps a candidate only when the rule ``decide`` runs accepts it, so the list and
+``decide`` cannot disagree; a generator may offer more than is accepted, never less.
+Each yields every body at most once. Payments are widened to every way of paying a Coin
+cost (River the Fox).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
-from engines.core.errors import RuleViolation
-from engines.core.rng import Rng
 from engines.harvest.benefits import is_simple, options_for
 from engines.harvest.buildings import repeatable
 from engines.harvest.content import content
-from engines.harvest.decide import apply_rule, to_act
 from engines.harvest.events import cell_numbers
 from engines.harvest.fields import FIELD_KINDS, planting_spots, tending_spots
 from engines.harvest.rules import (
@@ -25,207 +23,218 @@ from engines.harvest.rules import (
     spaces_in_play,
     supply_left,
 )
-from engines.harvest.setup import draft_order
-from engines.harvest.stages import stage_of
-from engines.harvest.state import HarvestState, Player, Step
+from engines.harvest.state import HarvestState, Step
 from engines.harvest.store import ITEMS, item_price
 from engines.harvest.workshop import build_cost, build_sites
 from proto import harvest_pb2 as pb
 
-__all__ = ["legal_commands"]
+__all__ = [
+    "builds",
+    "choose_sunrises",
+    "clear_lands",
+    "draft_picks",
+    "field_actions",
+    "finishes",
+    "keep_starts",
+    "move_pieces",
+    "place_workers",
+    "plant_seeds",
+    "purchases",
+    "repeat_buildings",
+    "rerolls",
+    "reuse_spaces",
+    "take_benefits",
+    "tend_crops",
+    "trades",
+    "upgrade_buckets",
+    "upgrade_seeds",
+]
+
+# Task kinds that allow each Workshop action, and whether they charge its Coin price.
+_UPGRADES = ("workshop", "rose")
+_CLEARS = ("workshop", "rose", "clear_land", "clear_land_no_die")
+_BUILDS = ("workshop", "rose", "build")
 
 
-def _cmd(**kind: object) -> pb.Command:
-    return pb.Command(**kind)  # type: ignore[arg-type]
+def _top(state: HarvestState) -> Step | None:
+    return state.steps[-1] if state.steps else None
 
 
-def _costed(player: Player, cost: int) -> list[pb.Payment]:
-    return payments(player, cost)
+def _kinds(state: HarvestState) -> set[str]:
+    step = _top(state)
+    return {t.kind for t in step.tasks} if step is not None else set()
 
 
-def _start(state: HarvestState, seat: int) -> Iterator[pb.Command]:
+def keep_starts(state: HarvestState, seat: int) -> Iterator[pb.KeepStart]:
     player = state.players[seat]
     for character in player.dealt_characters:
         for farmhouse in player.dealt_farmhouses:
-            yield _cmd(keep_start=pb.KeepStart(character=character, farmhouse=farmhouse))
+            yield pb.KeepStart(character=character, farmhouse=farmhouse)
 
 
-def _draft(state: HarvestState) -> Iterator[pb.Command]:
+def draft_picks(state: HarvestState, seat: int) -> Iterator[pb.DraftPick]:
     for character in state.draft_characters:
-        yield _cmd(draft_pick=pb.DraftPick(character=character))
+        yield pb.DraftPick(character=character)
     for farmhouse in state.draft_farmhouses:
-        yield _cmd(draft_pick=pb.DraftPick(farmhouse=farmhouse))
+        yield pb.DraftPick(farmhouse=farmhouse)
 
 
-def _places(state: HarvestState, seat: int) -> Iterator[pb.Command]:
+def choose_sunrises(state: HarvestState, seat: int) -> Iterator[pb.ChooseSunrise]:
+    for tile in state.display:
+        yield pb.ChooseSunrise(tile=tile)
+
+
+def place_workers(state: HarvestState, seat: int) -> Iterator[pb.PlaceWorker]:
     player = state.players[seat]
     for space in spaces_in_play(state):
         if is_open(state, space):
-            for payment in _costed(player, space_cost(state, space)):
-                yield _cmd(place_worker=pb.PlaceWorker(space=space.id, payment=payment))
+            for payment in payments(player, space_cost(state, space)):
+                yield pb.PlaceWorker(space=space.id, payment=payment)
 
 
-def _moves(state: HarvestState, seat: int) -> Iterator[pb.Command]:
+def move_pieces(state: HarvestState, seat: int) -> Iterator[pb.MovePiece]:
     player = state.players[seat]
-    for origin, owner in state.placements:
-        if owner != seat:
-            continue
+    # Two pieces on one always-open space are one choice of where to move from.
+    origins = dict.fromkeys(space for space, owner in state.placements if owner == seat)
+    for origin in origins:
         for space in spaces_in_play(state):
             if space.id != origin and is_open(state, space):
-                for payment in _costed(player, space_cost(state, space)):
-                    yield _cmd(
-                        move_piece=pb.MovePiece(
-                            from_space=origin, to_space=space.id, payment=payment
-                        )
-                    )
-    yield _cmd(finish=pb.Finish())
+                for payment in payments(player, space_cost(state, space)):
+                    yield pb.MovePiece(from_space=origin, to_space=space.id, payment=payment)
 
 
-def _tends(state: HarvestState, player: Player, crops: tuple[str, ...]) -> Iterator[pb.Command]:
-    for crop in crops:
-        for spot in tending_spots(player, crop):
-            yield _cmd(tend_crop=pb.TendCrop(crop=crop, cells=cell_numbers(spot)))
+def finishes(state: HarvestState, seat: int) -> Iterator[pb.Finish]:
+    yield pb.Finish()
 
 
-def _plants(player: Player) -> Iterator[pb.Command]:
-    for seed in SEED_FIELDS:
-        if player.seeds[SEED_FIELDS.index(seed)] > 0:
-            for spot in planting_spots(player, seed):
-                yield _cmd(plant_seed=pb.PlantSeed(seed=seed, cells=cell_numbers(spot)))
-
-
-def _workshop(state: HarvestState, player: Player, kind: str) -> Iterator[pb.Command]:
-    upgrade = content().price("upgrade_bucket") if kind == "workshop" else 0
-    clear = content().price("clear_land") if kind == "workshop" else 0
-    if kind in ("workshop", "rose"):
-        for payment in _costed(player, upgrade):
-            yield _cmd(upgrade_bucket=pb.UpgradeBucket(payment=payment))
-    if kind in ("workshop", "rose", "clear_land", "clear_land_no_die"):
-        for forest in player.forests:
-            for payment in _costed(player, clear):
-                number = content().grid.index(forest)
-                yield _cmd(clear_land=pb.ClearLand(forest=number, payment=payment))
-    if kind in ("workshop", "rose", "build"):
-        sites = build_sites(player)
-        for slot, building in enumerate(state.workshop):
-            if not building:
-                continue
-            for payment in _costed(player, build_cost(state, player, slot)):
-                for site in sites:
-                    cell = content().grid.index(site)
-                    yield _cmd(build=pb.Build(slot=slot, cell=cell, payment=payment))
-
-
-def _task_commands(state: HarvestState, seat: int, step: Step) -> Iterator[pb.Command]:
-    player = state.players[seat]
-    kinds = {t.kind for t in step.tasks}
-    for index, task in enumerate(step.tasks):
+def take_benefits(state: HarvestState, seat: int) -> Iterator[pb.TakeBenefit]:
+    step = _top(state)
+    for index, task in enumerate(step.tasks if step is not None else ()):
         if is_simple(task):
             for option in options_for(task):
-                yield _cmd(take_benefit=pb.TakeBenefit(task=index, option=option))
-        if task.kind.startswith("die:") and player.rerolls > 0:
-            yield _cmd(reroll_die=pb.RerollDie(task=index))
-    if "purchase" in kinds:
-        for item in ITEMS:
-            for payment in _costed(player, item_price(item)):
-                yield _cmd(purchase=pb.Purchase(item=item, payment=payment))
-    if "field" in kinds:
-        for field_kind in FIELD_KINDS:
-            yield _cmd(field_action=pb.FieldAction(kind=field_kind))
-    for kind in ("workshop", "rose", "build", "clear_land", "clear_land_no_die"):
-        if kind in kinds:
-            yield from _workshop(state, player, kind)
-    if "trade" in kinds:
-        c = content()
-        gives = [("seed", s) for s in SEED_FIELDS] + [(g, "") for g, _ in c.trade_costs]
-        for give, seed in gives:
-            for action, _ in c.trade_actions:
-                yield _cmd(trade=pb.Trade(give=give, seed=seed, action=action))
-    if "seed_upgrade" in kinds:
-        for seed in SEED_FIELDS[:-1]:
-            yield _cmd(upgrade_seed=pb.UpgradeSeed(seed=seed))
-    if kinds & {"two_space", "repeat_space"}:
-        for space in spaces_in_play(state):
-            for payment in _costed(player, space_cost(state, space)):
-                yield _cmd(reuse_space=pb.ReuseSpace(space=space.id, payment=payment))
-    if "repeat_built" in kinds:
-        for building in repeatable(player):
-            yield _cmd(repeat_building=pb.RepeatBuilding(building=building))
-    if "plant_free" in kinds:
-        yield from _plants(player)
-    if "tend_free" in kinds:
-        yield from _tends(state, player, SEED_FIELDS)
-    yield _cmd(finish=pb.Finish())
+                yield pb.TakeBenefit(task=index, option=option)
 
 
-def _step_commands(state: HarvestState, seat: int, step: Step) -> Iterator[pb.Command]:
+def rerolls(state: HarvestState, seat: int) -> Iterator[pb.RerollDie]:
+    step = _top(state)
+    if step is None or state.players[seat].rerolls <= 0:
+        return
+    for index, task in enumerate(step.tasks):
+        if task.kind.startswith("die:"):
+            yield pb.RerollDie(task=index)
+
+
+def purchases(state: HarvestState, seat: int) -> Iterator[pb.Purchase]:
+    if "purchase" not in _kinds(state):
+        return
     player = state.players[seat]
+    for item in ITEMS:
+        for payment in payments(player, item_price(item)):
+            yield pb.Purchase(item=item, payment=payment)
+
+
+def field_actions(state: HarvestState, seat: int) -> Iterator[pb.FieldAction]:
+    if "field" in _kinds(state):
+        for kind in FIELD_KINDS:
+            yield pb.FieldAction(kind=kind)
+
+
+def _prices(state: HarvestState, kinds: tuple[str, ...], price: str) -> list[int]:
+    """The Coin costs a Workshop action may have now: its price at a Workshop space,
+    nothing when a benefit grants it."""
+    waiting = _kinds(state) & set(kinds)
+    costs = {content().price(price) if kind == "workshop" else 0 for kind in waiting}
+    return sorted(costs)
+
+
+def upgrade_buckets(state: HarvestState, seat: int) -> Iterator[pb.UpgradeBucket]:
+    player = state.players[seat]
+    for cost in _prices(state, _UPGRADES, "upgrade_bucket"):
+        for payment in payments(player, cost):
+            yield pb.UpgradeBucket(payment=payment)
+
+
+def clear_lands(state: HarvestState, seat: int) -> Iterator[pb.ClearLand]:
+    player = state.players[seat]
+    grid = content().grid
+    for cost in _prices(state, _CLEARS, "clear_land"):
+        for forest in player.forests:
+            for payment in payments(player, cost):
+                yield pb.ClearLand(forest=grid.index(forest), payment=payment)
+
+
+def builds(state: HarvestState, seat: int) -> Iterator[pb.Build]:
+    if not _kinds(state) & set(_BUILDS):
+        return
+    player = state.players[seat]
+    grid = content().grid
+    sites = build_sites(player)
+    for slot, building in enumerate(state.workshop):
+        if not building:
+            continue
+        for payment in payments(player, build_cost(state, player, slot)):
+            for site in sites:
+                yield pb.Build(slot=slot, cell=grid.index(site), payment=payment)
+
+
+def trades(state: HarvestState, seat: int) -> Iterator[pb.Trade]:
+    if "trade" not in _kinds(state):
+        return
+    c = content()
+    gives = [("seed", s) for s in SEED_FIELDS] + [(g, "") for g, _ in c.trade_costs]
+    for give, seed in gives:
+        for action, _ in c.trade_actions:
+            yield pb.Trade(give=give, seed=seed, action=action)
+
+
+def upgrade_seeds(state: HarvestState, seat: int) -> Iterator[pb.UpgradeSeed]:
+    if "seed_upgrade" in _kinds(state):
+        for seed in SEED_FIELDS[:-1]:
+            yield pb.UpgradeSeed(seed=seed)
+
+
+def reuse_spaces(state: HarvestState, seat: int) -> Iterator[pb.ReuseSpace]:
+    if not _kinds(state) & {"two_space", "repeat_space"}:
+        return
+    player = state.players[seat]
+    for space in spaces_in_play(state):
+        for payment in payments(player, space_cost(state, space)):
+            yield pb.ReuseSpace(space=space.id, payment=payment)
+
+
+def repeat_buildings(state: HarvestState, seat: int) -> Iterator[pb.RepeatBuilding]:
+    if "repeat_built" in _kinds(state):
+        for building in repeatable(state.players[seat]):
+            yield pb.RepeatBuilding(building=building)
+
+
+def plant_seeds(state: HarvestState, seat: int) -> Iterator[pb.PlantSeed]:
+    step = _top(state)
+    if step is None or (step.mode != "plant" and "plant_free" not in _kinds(state)):
+        return
+    player = state.players[seat]
+    for index, seed in enumerate(SEED_FIELDS):
+        if player.seeds[index] > 0:
+            for spot in planting_spots(player, seed):
+                yield pb.PlantSeed(seed=seed, cells=cell_numbers(spot))
+
+
+def _tends(state: HarvestState, seat: int, crops: tuple[str, ...]) -> Iterator[pb.TendCrop]:
+    player = state.players[seat]
+    for crop in crops:
+        for spot in tending_spots(player, crop):
+            yield pb.TendCrop(crop=crop, cells=cell_numbers(spot))
+
+
+def tend_crops(state: HarvestState, seat: int) -> Iterator[pb.TendCrop]:
+    step = _top(state)
+    if step is None:
+        return
     if step.owed:
-        spots = tending_spots(player, step.owed) if supply_left(state, step.owed) > 0 else ()
-        if not spots:
-            yield _cmd(tend_crop=pb.TendCrop(crop=step.owed))
-        yield from _tends(state, player, (step.owed,))
-        return
-    if step.mode == "plant":
-        yield from _plants(player)
-        yield _cmd(finish=pb.Finish())
-        return
-    if step.mode == "tend":
-        yield from _tends(state, player, SEED_FIELDS)
-        yield _cmd(finish=pb.Finish())
-        return
-    yield from _task_commands(state, seat, step)
-
-
-def _sunrise_choices(state: HarvestState, seat: int) -> Iterator[pb.Command]:
-    for tile in state.display:
-        yield _cmd(choose_sunrise=pb.ChooseSunrise(tile=tile))
-
-
-def _top_step(state: HarvestState, seat: int) -> Iterator[pb.Command]:
-    return _step_commands(state, seat, state.steps[-1])
-
-
-def _nothing(state: HarvestState, seat: int) -> Iterator[pb.Command]:
-    return iter(())
-
-
-# One generator per stage of ``stages.STAGES``; each yields candidates only of the
-# command kinds that stage accepts.
-GENERATORS: dict[str, Callable[[HarvestState, int], Iterator[pb.Command]]] = {
-    "choose_start": _start,
-    "draft": lambda state, seat: _draft(state),
-    "choose_sunrise": _sunrise_choices,
-    "place": _places,
-    "move": _moves,
-    "plant": _top_step,
-    "tend": _top_step,
-    "owed": _top_step,
-    "step": _top_step,
-    "waiting": _nothing,
-    "finished": _nothing,
-}
-
-
-def _candidates(state: HarvestState, seat: int) -> Iterator[pb.Command]:
-    return GENERATORS[stage_of(state)](state, seat)
-
-
-def legal_commands(state: HarvestState, seat: int) -> list[pb.Command]:
-    """Every command ``decide`` would accept from ``seat`` now, without duplicates."""
-    if state.phase == "finished" or seat not in to_act(state):
-        return []
-    if state.phase == "draft" and draft_order(state)[state.draft_picks] != seat:
-        return []
-    found: dict[bytes, pb.Command] = {}
-    probe = Rng(b"legal-commands-probe", "harvest", 0)
-    for command in _candidates(state, seat):
-        key = command.SerializeToString(deterministic=True)
-        if key in found:
-            continue
-        try:
-            apply_rule(state, command, seat, probe)
-        except RuleViolation:
-            continue
-        found[key] = command
-    return list(found.values())
+        player = state.players[seat]
+        has_room = supply_left(state, step.owed) > 0 and tending_spots(player, step.owed)
+        if not has_room:
+            yield pb.TendCrop(crop=step.owed)
+        yield from _tends(state, seat, (step.owed,))
+    elif step.mode == "tend" or "tend_free" in _kinds(state):
+        yield from _tends(state, seat, SEED_FIELDS)

@@ -27,6 +27,7 @@ __all__ = [
     "gain",
     "is_open",
     "pay",
+    "payment_of",
     "payments",
     "seed_count",
     "space_cost",
@@ -119,11 +120,9 @@ def top_step(state: HarvestState) -> Step | None:
 
 
 def acting_step(state: HarvestState, seat: int) -> Step:
-    """The step the seat is resolving; refuses when nothing is waiting."""
-    step = top_step(state)
-    if step is None or step.seat != seat:
-        raise codes.STEP_NONE()
-    return step
+    """The step the seat is resolving (the flow admits step commands only from the
+    seat of the top step)."""
+    return state.steps[-1]
 
 
 def spaces_in_play(state: HarvestState) -> tuple[Space, ...]:
@@ -163,6 +162,26 @@ def payments(player: Player, cost: int) -> list[pb.Payment]:
             if coins <= player.coins:
                 found.append(pb.Payment(coins=coins, water=water, fertilizer=fertilizer))
     return found
+
+
+# The commands that may cost Coins.
+Paying = (
+    pb.PlaceWorker
+    | pb.MovePiece
+    | pb.ReuseSpace
+    | pb.Purchase
+    | pb.UpgradeBucket
+    | pb.ClearLand
+    | pb.Build
+)
+
+
+def payment_of(body: Paying) -> pb.Payment:
+    """The payment a command names. A command that may cost Coins always names one (an
+    empty one when nothing is owed), so each move has one spelling."""
+    if not body.HasField("payment"):
+        raise codes.PAYMENT_MISSING()
+    return body.payment
 
 
 def pay(

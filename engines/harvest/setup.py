@@ -113,8 +113,6 @@ def reveal_starts(state: HarvestState) -> list[pb.Event]:
 
 def keep_start(state: HarvestState, cmd: pb.KeepStart, seat: int) -> list[pb.Event]:
     """Player Setup 2: keep 1 of your 2 Characters and 1 of your 2 Farmhouses."""
-    if state.phase != "choose_start" or seat in state.done:
-        raise codes.START_NOT_NOW()
     player = state.players[seat]
     if cmd.character not in player.dealt_characters:
         raise codes.START_NOT_DEALT(kind="Characters")
@@ -132,8 +130,6 @@ def draft_order(state: HarvestState) -> tuple[int, ...]:
 
 def draft_pick(state: HarvestState, cmd: pb.DraftPick, seat: int) -> list[pb.Event]:
     """Draft Variant: take a revealed Character or Farmhouse; end with one of each."""
-    if state.phase != "draft":
-        raise codes.DRAFT_NOT_NOW()
     player = state.players[seat]
     taken_c = {p.character for p in state.players}
     taken_f = {p.farmhouse for p in state.players}

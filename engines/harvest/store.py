@@ -11,6 +11,7 @@ from engines.harvest.rules import (
     fertilizer_track,
     gain,
     pay,
+    payment_of,
     supply_left,
     water_track,
 )
@@ -44,7 +45,7 @@ def purchase(state: HarvestState, cmd: pb.Purchase, seat: int) -> list[pb.Event]
         raise codes.PURCHASE_BUCKET_FULL()
     if cmd.item in content().seeds and supply_left(state, cmd.item) < 1:
         raise codes.SUPPLY_EMPTY(piece=cmd.item)
-    paid = pay(state, seat, item_price(cmd.item), cmd.payment, "general_store")
+    paid = pay(state, seat, item_price(cmd.item), payment_of(cmd), "general_store")
     kind = cmd.item if cmd.item in ("fertilizer", "fill_bucket") else f"seed:{cmd.item}"
     # River may pay for the fill with Water, so the fill is measured after paying.
     after = state

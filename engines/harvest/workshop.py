@@ -12,7 +12,7 @@ from engines.harvest.benefits import roll_die
 from engines.harvest.characters import builds_free
 from engines.harvest.content import content
 from engines.harvest.events import cell_numbers, granted, resolved, resources, wrap
-from engines.harvest.rules import acting_step, bucket_track, forest_blocks, pay
+from engines.harvest.rules import acting_step, bucket_track, forest_blocks, pay, payment_of
 from engines.harvest.state import HarvestState, Player, Step
 from proto import harvest_pb2 as pb
 
@@ -66,7 +66,7 @@ def upgrade_bucket(state: HarvestState, cmd: pb.UpgradeBucket, seat: int) -> lis
     price = content().price("upgrade_bucket") if kind == "workshop" else 0
     return [
         resolved(seat, index, "upgrade" if kind == "workshop" else ""),
-        *pay(state, seat, price, cmd.payment, "upgrade_bucket"),
+        *pay(state, seat, price, payment_of(cmd), "upgrade_bucket"),
         resources(seat, "upgrade_bucket", bucket=1),
     ]
 
@@ -87,7 +87,7 @@ def clear_land(state: HarvestState, cmd: pb.ClearLand, seat: int, rng: Rng) -> l
     price = content().price("clear_land") if kind == "workshop" else 0
     events = [
         resolved(seat, index, "clear" if kind == "workshop" else ""),
-        *pay(state, seat, price, cmd.payment, "clear_land"),
+        *pay(state, seat, price, payment_of(cmd), "clear_land"),
         wrap(
             land_cleared=pb.LandCleared(
                 seat=seat,
@@ -148,7 +148,7 @@ def build(state: HarvestState, cmd: pb.Build, seat: int) -> list[pb.Event]:
     cells = {(site[0] + r, site[1] + c) for r in range(2) for c in range(2)}
     events = [
         resolved(seat, index, "build" if kind == "workshop" else ""),
-        *pay(state, seat, build_cost(state, player, cmd.slot), cmd.payment, "build"),
+        *pay(state, seat, build_cost(state, player, cmd.slot), payment_of(cmd), "build"),
         wrap(
             building_built=pb.BuildingBuilt(
                 seat=seat, building=building, slot=cmd.slot, cells=cell_numbers(cells)

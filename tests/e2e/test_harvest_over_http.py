@@ -145,7 +145,7 @@ def test_dealt_characters_and_farmhouses_stay_with_their_seat(harvest_stack: Sta
                     assert [e["event"] for e in events] == expected
 
             await check("dealt", dealt)
-            own = (await client.view(table.table_id, table.tokens[0]))["view"]["players"][0]
+            own = (await client.view(table.table_id, table.tokens[0]))["view"]["private"]
             assert set(own["dealt_characters"]) | set(own["dealt_farmhouses"]) == dealt[0]
 
             # Another seat's token cannot choose for seat 0, and the refusal writes nothing.

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -13,45 +12,36 @@ from engines.core.options import OptionError, resolve_options
 from engines.harvest.challenges import goal_met
 from engines.harvest.content import DATA, Challenge, content
 from engines.harvest.engine import ENGINE
-from engines.harvest.state import Built, FinalScore, HarvestState
+from engines.harvest.state import Built, HarvestState
 
-from .helpers import crop, table, with_player
+from .helpers import block, crop, game_over, table, with_player
 
 CHALLENGES = content().challenges
 FOREST_BLOCKS = content().forests
 
 
-def _block(top: int, left: int) -> frozenset[tuple[int, int]]:
-    return frozenset((top + r, left + c) for r in range(2) for c in range(2))
-
-
-def finished(score: int = 0, **measures: int) -> HarvestState:
-    """A finished solo game whose farm shows exactly these Game End measures: Forests on
-    the first Forest blocks, Buildings on the last ones, Bushes and Crops in the open strip
-    (a Strawberry and a bare Bush unless told otherwise; a third Crop type is a Blueberry
-    on the first Bush)."""
+def finished(challenge: Challenge, score: int = 0, **measures: int) -> HarvestState:
+    """A finished game of ``challenge`` whose farm shows exactly these Game End measures:
+    Forests kept from the start, Buildings on cleared 2x2 blocks, Bushes and Crops in the
+    open strip (a Strawberry and a bare Bush unless told otherwise; a third Crop type is
+    a Blueberry on the first Bush)."""
+    state = table(1, challenge=challenge.id).state
+    start = state.players[0].forests
     buildings = measures.get("buildings", 0)
-    forests = measures.get("forests", len(FOREST_BLOCKS) - buildings)
+    forests = measures.get("forests", min(len(start), len(FOREST_BLOCKS) - buildings))
     types = measures.get("crop_types", 1)
     bushes = measures.get("bushes", 1)
-    assert forests + buildings <= len(FOREST_BLOCKS) and 1 <= bushes <= 3 and types <= 3
-    built = tuple(
-        Built("mercantile", _block(*top)) for top in FOREST_BLOCKS[len(FOREST_BLOCKS) - buildings :]
-    )
+    assert forests <= len(start) and 1 <= bushes <= 3 and types <= 3
+    cleared = [top for top in FOREST_BLOCKS if top not in start[:forests]]
+    assert buildings <= len(cleared)
+    built = tuple(Built("mercantile", block(*top)) for top in cleared[:buildings])
     farm = [crop("bush", (r, 0), (r, 1), berry=r == 0 and types >= 3) for r in range(bushes)]
     if types >= 1:
         farm.append(crop("strawberry", (3, 0)))
     if types >= 2:
         farm.append(crop("wheat", (3, 1), (4, 1), (5, 1)))
-    state = with_player(
-        table(1).state,
-        0,
-        forests=FOREST_BLOCKS[:forests],
-        buildings=built,
-        crops=tuple(farm),
-    )
-    final = FinalScore(0, score, score, 0, 0, 0, 0, 0)
-    return replace(state, phase="finished", final=(final,), winners=(0,))
+    state = with_player(state, 0, forests=start[:forests], buildings=built, crops=tuple(farm))
+    return game_over(state, score)
 
 
 def _meeting(challenge: Challenge) -> dict[str, int]:
@@ -64,8 +54,7 @@ def _meeting(challenge: Challenge) -> dict[str, int]:
     return values
 
 
-def _result(state: HarvestState, challenge: Challenge) -> Any:
-    state = replace(state, challenge=challenge.id)
+def _result(state: HarvestState) -> Any:
     return ENGINE.outcome(state).breakdown["challenge"]
 
 
@@ -90,14 +79,14 @@ def test_a_challenge_changes_the_set_up_as_written(challenge: Challenge) -> None
     assert filled == (tuple(sorted(slots)) if slots is not None else (0, 1, 2, 3))
     assert chosen.workshop[:4] == plain.workshop[:4] or slots is not None
     assert after.dealt_characters == before.dealt_characters
-    assert ENGINE.view(chosen, 0)["challenge"]["title"] == challenge.title
+    assert ENGINE.view(chosen, 0)["board"]["challenge"]["title"] == challenge.title
 
 
 @pytest.mark.parametrize("challenge", CHALLENGES, ids=lambda c: c.id)
 def test_a_challenge_is_met_on_its_bounds_and_missed_one_short(challenge: Challenge) -> None:
     """Game End: every goal reached is "met"; one goal one step short misses the challenge."""
     values = _meeting(challenge)
-    met = _result(finished(**values), challenge)
+    met = _result(finished(challenge, **values))
     assert met["met"] is True and met["id"] == challenge.id
     assert [(g["measure"], g["value"], g["met"]) for g in met["goals"]] == [
         (goal.measure, values[goal.measure], True) for goal in challenge.goals
@@ -105,7 +94,7 @@ def test_a_challenge_is_met_on_its_bounds_and_missed_one_short(challenge: Challe
     for goal in challenge.goals:
         short = dict(values)
         short[goal.measure] += -1 if goal.at_least is not None else 1
-        missed = _result(finished(**short), challenge)
+        missed = _result(finished(challenge, **short))
         assert missed["met"] is False
         assert [g["met"] for g in missed["goals"]] == [g is not goal for g in challenge.goals]
 
@@ -121,8 +110,8 @@ def test_goal_bounds_are_inclusive() -> None:
 
 def test_a_game_without_a_challenge_has_no_challenge_result() -> None:
     """Only a challenge game's outcome carries a challenge result."""
-    assert "challenge" not in ENGINE.outcome(finished(score=80)).breakdown
-    assert ENGINE.view(table(1).state, 0)["challenge"] is None
+    assert "challenge" not in ENGINE.outcome(game_over(table(1).state, 80)).breakdown
+    assert ENGINE.view(table(1).state, 0)["board"]["challenge"] is None
 
 
 def test_the_challenge_option_lists_every_challenge_and_is_solo_only() -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 
 import pytest
 
@@ -14,25 +13,33 @@ from engines.harvest.engine import ENGINE
 from engines.harvest.gairy import gairy_space, gairy_turn
 from proto import harvest_pb2 as pb
 
-from .helpers import started, table
+from .helpers import (
+    gairy_drew,
+    gairy_pieces,
+    started,
+    table,
+    with_placements,
+    with_workshop,
+)
 
 
 def test_gairy_arrows_pick_highest_lowest_leftmost_rightmost_open_space() -> None:
     """Action Phase (Gairy): up 3-2-1, down 1-2-3, left/right by position; taken spaces skipped."""
-    state = replace(started(2), placements=(("store_3", 0),))
+    state = with_placements(started(2), ("store_3", 0))
     assert gairy_space(state, "general_store", "up").id == "store_2"  # type: ignore[union-attr]
     assert gairy_space(state, "general_store", "down").id == "store_1"  # type: ignore[union-attr]
     assert gairy_space(state, "workshop", "left").id == "workshop_3"  # type: ignore[union-attr]
     assert gairy_space(state, "workshop", "right").id == "workshop_1"  # type: ignore[union-attr]
-    full = replace(state, placements=(("fields_3", 0), ("fields_2", 1), ("fields_1", 0)))
+    full = with_placements(state, ("fields_3", 0), ("fields_2", 1), ("fields_1", 0))
     assert gairy_space(full, "fields", "up") is None
 
 
 def test_gairy_redraws_when_his_section_is_full_and_reveals_buildings_at_the_workshop() -> None:
     """A full section means a replacement tile; a Workshop visit reveals a building."""
-    state = replace(started(2), round=1, gairy_pieces=3)
     taken = tuple((s.id, 0) for s in content().spaces if not s.always_open)
-    state = replace(state, placements=taken[:-1], workshop=("", "", "", "", "", ""))
+    state = with_placements(started(2), *taken[:-1])
+    state = with_workshop(state, "", "", "", "", "", "")
+    assert state.gairy_pieces == 3
     for seed in range(6):
         events = gairy_turn(state, Rng(b"g", str(seed), 0))
         placed = [e.worker_placed for e in events if e.HasField("worker_placed")]
@@ -45,7 +52,8 @@ def test_gairy_redraws_when_his_section_is_full_and_reveals_buildings_at_the_wor
 
 def test_solo_gairy_places_two_pieces_per_turn() -> None:
     """Solo: two Gairy tiles each turn."""
-    state = replace(started(1), gairy_pieces=6)
+    state = started(1)
+    assert state.gairy_pieces == 6
     events = gairy_turn(state, Rng(b"g", "solo", 0))
     assert sum(1 for e in events if e.HasField("worker_placed")) == 2
 
@@ -66,8 +74,8 @@ def test_dealt_characters_and_farmhouses_are_hidden_from_other_seats() -> None:
             - set(state.players[seat or 0].dealt_farmhouses)
         ):
             assert f'"{name}"' not in view
-        assert list(setup.game_set_up.deals[1].characters) == []
-    mine = ENGINE.view(state, 1)["players"][1]
+        assert list(setup.game_set_up.deals[1].characters) == ["", ""]
+    mine = ENGINE.view(state, 1)["private"]
     assert set(mine["dealt_characters"]) | set(mine["dealt_farmhouses"]) == secret
     own = ENGINE.redact(set_up, 1)
     assert own is not None and list(own.game_set_up.deals[1].characters)
@@ -76,16 +84,17 @@ def test_dealt_characters_and_farmhouses_are_hidden_from_other_seats() -> None:
 def test_views_show_stack_sizes_never_orders() -> None:
     """Hidden information: the building stack is a count; no stack order exists to leak."""
     view = ENGINE.view(started(2), None)
-    assert isinstance(view["building_stack"], int)
-    assert view["building_stack"] == len(content().buildings) - 4 - 12
+    assert isinstance(view["board"]["building_stack"], int)
+    assert view["board"]["building_stack"] == len(content().buildings) - 4 - 12
 
 
 def test_sunset_returns_gairys_tiles_and_pieces() -> None:
     """Sunset Phase (Gairy): his pieces come off, his Sunrise and Gairy tiles go back."""
     from engines.harvest.evolve import evolve
 
-    state = replace(started(2), gairy_revealed=frozenset({1, 2}), gairy_sunrise=9, gairy_pieces=0)
-    state = replace(state, placements=(("store_3", -1),))
+    state = with_placements(gairy_drew(started(2), 1, 2), ("store_3", -1))
+    state = gairy_pieces(state, 0)
+    assert state.gairy_sunrise and state.gairy_revealed == {1, 2}
     ended = pb.Event(round_ended=pb.RoundEnded(next_round=2, market_large="tool_shed"))
     after = evolve(state, ended)
     assert after.gairy_revealed == frozenset() and after.gairy_sunrise == 0
@@ -103,7 +112,7 @@ def test_kept_choices_stay_hidden_until_everyone_has_chosen() -> None:
     hidden = ENGINE.redact(events[0], 1)
     assert hidden is not None and hidden.start_kept.seat == 0
     assert hidden.start_kept.character == "" and hidden.start_kept.farmhouse == ""
-    assert ENGINE.view(state, 1)["players"][0]["character"] == ""
+    assert ENGINE.view(state, 1)["players"][0]["character"] is None
     assert ENGINE.view(state, 0)["players"][0]["character"] == keep.character
     theirs = state.players[1]
     keep1 = pb.KeepStart(character=theirs.dealt_characters[1], farmhouse=theirs.dealt_farmhouses[1])
@@ -123,7 +132,7 @@ def test_gairy_at_a_full_workshop_reveals_a_building_that_is_discarded() -> None
     workshop_tiles = {t for t, section, _ in content().gairy_tiles if section == "workshop"}
     others = frozenset(t for t, _, _ in content().gairy_tiles) - workshop_tiles
     full = ("mercantile", "silo", "barn", "well", "smithy", "bakery")
-    state = replace(started(2), gairy_pieces=3, gairy_revealed=others, workshop=full)
+    state = with_workshop(gairy_drew(started(2), *others), *full)
     before = stack_count(state)
     events = gairy_turn(state, Rng(b"g", "full", 0))
     revealed = [e.building_revealed for e in events if e.HasField("building_revealed")]
@@ -175,7 +184,7 @@ def test_gairy_gets_two_sets_of_pieces_solo_and_one_with_two_players(
         elif state.phase == "sunrise":
             cmd = command(choose_sunrise=pb.ChooseSunrise(tile=state.display[0]))
         else:
-            cmd = command(place_worker=pb.PlaceWorker(space="trading_1"))
+            cmd = command(place_worker=pb.PlaceWorker(space="trading_1", payment=pb.Payment()))
         events, state = run(state, seat, cmd)
         gairy_placed += sum(
             1 for e in events if e.HasField("worker_placed") and e.worker_placed.seat == -1
@@ -189,15 +198,22 @@ def test_the_eight_gairy_tiles_have_eight_different_effects() -> None:
     (each tile's space over every way of closing its section's spaces)."""
     from itertools import combinations
 
-    state = replace(started(4), placements=())
+    state = started(4)
     effects = {}
     for tile, section, arrow in content().gairy_tiles:
         spaces = [s.id for s in content().spaces if s.section == section and not s.always_open]
         effect = []
         for size in range(len(spaces) + 1):
             for closed in combinations(spaces, size):
-                position = replace(state, placements=tuple((s, 0) for s in closed))
+                position = with_placements(state, *((s, 0) for s in closed))
                 space = gairy_space(position, section, arrow)
                 effect.append(space.id if space else "")
         effects[tile] = tuple(effect)
     assert len(set(effects.values())) == len(effects) == 8
+
+
+def test_every_seat_can_view_the_table_before_set_up() -> None:
+    """A replay of version 0 shows the empty table to a seat as to a spectator."""
+    empty = ENGINE.initial_state()
+    assert ENGINE.view(empty, 0)["private"] == {"dealt_characters": [], "dealt_farmhouses": []}
+    assert ENGINE.view(empty, None)["players"] == []

@@ -3,8 +3,6 @@ Farmer's Market, Trading Post."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from engines.core.errors import RuleViolation
@@ -12,7 +10,20 @@ from engines.harvest.engine import ENGINE
 from engines.harvest.state import HarvestState
 from proto import harvest_pb2 as pb
 
-from .helpers import cells, command, crop, placing, resolving, run, started, with_player
+from .helpers import (
+    at_round,
+    cells,
+    command,
+    crop,
+    placing,
+    resolving,
+    run,
+    started,
+    with_market,
+    with_placements,
+    with_player,
+    with_workshop,
+)
 
 
 def refused(state: HarvestState, seat: int, cmd: pb.Command) -> str:
@@ -26,11 +37,12 @@ def refused(state: HarvestState, seat: int, cmd: pb.Command) -> str:
 
 def test_a_taken_space_is_closed_but_an_always_open_one_is_not() -> None:
     """Action Phase › Open/Closed: one piece closes a space, except infinity spaces."""
-    state = placing(started(3), 0)
-    state = replace(state, placements=(("store_3", 1), ("store_1", 1)))
-    cmd = command(place_worker=pb.PlaceWorker(space="store_3"))
+    state = placing(with_placements(started(3), ("store_3", 1), ("store_1", 1)), 0)
+    cmd = command(place_worker=pb.PlaceWorker(space="store_3", payment=pb.Payment()))
     assert refused(state, 0, cmd) == "space.closed"
-    _, after = run(state, 0, command(place_worker=pb.PlaceWorker(space="store_1")))
+    _, after = run(
+        state, 0, command(place_worker=pb.PlaceWorker(space="store_1", payment=pb.Payment()))
+    )
     assert ("store_1", 0) in after.placements
     assert [t.kind for t in after.steps[-1].tasks] == ["purchase", "coin"]
     legal = {c.place_worker.space for c in ENGINE.legal_commands(state, 0)}
@@ -40,10 +52,13 @@ def test_a_taken_space_is_closed_but_an_always_open_one_is_not() -> None:
 def test_an_always_open_space_holding_gairys_piece_stays_open() -> None:
     """1-2 players: "If Gairy visits an Always Open ACTION SPACE, the player may still use
     this space like normal"."""
-    state = replace(placing(started(2), 0), placements=(("store_1", -1), ("trading_1", -1)))
+    state = with_placements(started(2), ("store_1", -1), ("trading_1", -1))
+    state = placing(state, 0)
     spaces = {c.place_worker.space for c in ENGINE.legal_commands(state, 0)}
     assert {"store_1", "trading_1"} <= spaces
-    _, after = run(state, 0, command(place_worker=pb.PlaceWorker(space="store_1")))
+    _, after = run(
+        state, 0, command(place_worker=pb.PlaceWorker(space="store_1", payment=pb.Payment()))
+    )
     assert after.placements[-1] == ("store_1", 0)
     assert [t.kind for t in after.steps[-1].tasks] == ["purchase", "coin"]
 
@@ -52,13 +67,16 @@ def test_only_the_seat_to_act_may_place() -> None:
     """Commands from a seat whose turn it is not are refused."""
     state = placing(started(3), 0)
     assert (
-        refused(state, 1, command(place_worker=pb.PlaceWorker(space="store_2"))) == "turn.not_yours"
+        refused(
+            state, 1, command(place_worker=pb.PlaceWorker(space="store_2", payment=pb.Payment()))
+        )
+        == "turn.not_yours"
     )
 
 
 def test_fields_three_costs_coins_equal_to_the_round() -> None:
     """The Fields: the 3-action space costs 1, 2, 3, 4 Coins by round."""
-    state = with_player(placing(replace(started(3), round=3), 0), 0, coins=2, character="floyd")
+    state = with_player(placing(at_round(started(3), 3), 0), 0, coins=2, character="floyd")
     assert (
         refused(
             state,
@@ -81,7 +99,11 @@ def test_the_small_market_is_out_to_lunch_below_four_players() -> None:
     """Game Setup 6: the small Farmer's Market space is covered at 1-3 players."""
     state = placing(started(3), 0)
     assert (
-        refused(state, 0, command(place_worker=pb.PlaceWorker(space="market_small")))
+        refused(
+            state,
+            0,
+            command(place_worker=pb.PlaceWorker(space="market_small", payment=pb.Payment())),
+        )
         == "space.unknown"
     )
     four = placing(started(4), 0)
@@ -108,7 +130,10 @@ def test_general_store_purchases_and_prices() -> None:
     )
     p = state.players[0]
     assert (p.coins, p.water, p.seeds) == (0, 4, (1, 0, 1, 1))
-    assert refused(state, 0, command(purchase=pb.Purchase(item="wheat"))) == "purchase.none"
+    assert (
+        refused(state, 0, command(purchase=pb.Purchase(item="wheat", payment=pb.Payment())))
+        == "purchase.none"
+    )
 
 
 def test_a_purchase_may_be_repeated_in_one_visit() -> None:
@@ -125,9 +150,11 @@ def test_a_purchase_may_be_repeated_in_one_visit() -> None:
 def test_the_two_purchase_space_gives_two_purchases() -> None:
     """The General Store: the value on the space is the number of purchases: 2 here."""
     state = with_player(placing(started(3), 0), 0, seeds=(0, 0, 0, 0), character="floyd")
-    _, state = run(state, 0, command(place_worker=pb.PlaceWorker(space="store_2")))
+    _, state = run(
+        state, 0, command(place_worker=pb.PlaceWorker(space="store_2", payment=pb.Payment()))
+    )
     assert [(t.kind, t.amount) for t in state.steps[-1].tasks] == [("purchase", 2)]
-    wheat = command(purchase=pb.Purchase(item="wheat"))
+    wheat = command(purchase=pb.Purchase(item="wheat", payment=pb.Payment()))
     _, state = run(state, 0, wheat)
     _, state = run(state, 0, wheat)
     assert state.players[0].seeds == (2, 0, 0, 0)
@@ -162,7 +189,7 @@ def test_fertilizer_stops_at_nine() -> None:
     """Gain a Fertilizer: the track holds 9 at most."""
     state = resolving(with_player(started(), 0, fertilizer=9), 0, ("purchase", 1))
     assert (
-        refused(state, 0, command(purchase=pb.Purchase(item="fertilizer")))
+        refused(state, 0, command(purchase=pb.Purchase(item="fertilizer", payment=pb.Payment())))
         == "purchase.fertilizer_full"
     )
 
@@ -185,7 +212,9 @@ def test_fields_one_gives_a_field_action_and_water_or_fertilizer(before: bool) -
     the Field Action."""
     farm = (crop("wheat", (0, 0), (1, 0), (2, 0)),)
     state = with_player(placing(started(3), 0), 0, crops=farm, water=0, fertilizer=0)
-    _, state = run(state, 0, command(place_worker=pb.PlaceWorker(space="fields_1")))
+    _, state = run(
+        state, 0, command(place_worker=pb.PlaceWorker(space="fields_1", payment=pb.Payment()))
+    )
     assert [(t.kind, t.amount) for t in state.steps[-1].tasks] == [
         ("field", 1),
         ("water_or_fertilizer", 1),
@@ -237,7 +266,12 @@ def test_tending_spreads_orthogonally_only() -> None:
     assert refused(state, 0, diagonal) == "tend.bad_spot"
     _, state = run(state, 0, command(tend_crop=pb.TendCrop(crop="strawberry", cells=cells((1, 0)))))
     assert state.steps[-1].owed == "strawberry"
-    assert refused(state, 0, command(finish=pb.Finish())) == "tend.owed"
+    with pytest.raises(RuleViolation) as owed:
+        run(state, 0, command(finish=pb.Finish()))
+    assert (owed.value.code, owed.value.message) == (
+        "command.not_now",
+        "Place the tended strawberry first.",
+    )
 
 
 def test_a_tended_crop_with_no_space_returns_to_the_supply() -> None:
@@ -336,7 +370,9 @@ def test_workshop_actions_must_all_be_different() -> None:
 def test_workshop_one_gives_an_action_and_two_coins_to_use_this_turn() -> None:
     """The Workshop: the 1 space is one action and 2 Coins, usable this turn."""
     state = with_player(placing(started(3), 0), 0, coins=0, character="floyd")
-    _, state = run(state, 0, command(place_worker=pb.PlaceWorker(space="workshop_1")))
+    _, state = run(
+        state, 0, command(place_worker=pb.PlaceWorker(space="workshop_1", payment=pb.Payment()))
+    )
     assert [(t.kind, t.amount) for t in state.steps[-1].tasks] == [("workshop", 1), ("coin", 2)]
     forest = cells(state.players[0].forests[0])[0]
     clear = command(clear_land=pb.ClearLand(forest=forest, payment=pb.Payment(coins=2)))
@@ -364,7 +400,7 @@ def test_clear_land_reveals_into_the_highest_empty_space_and_rolls_the_die() -> 
     """Clear Land: 2 Coins, the building goes to the highest empty Workshop space, then
     the Forest Die; with a full Workshop the building is discarded."""
     state = with_player(started(), 0, coins=4, character="floyd")
-    state = replace(state, workshop=("a", "", "b", "", "", ""))
+    state = with_workshop(state, "barn", "", "silo", "", "", "")
     state = resolving(state, 0, ("workshop", 1))
     forest = cells(state.players[0].forests[0])[0]
     events, after = run(
@@ -374,12 +410,12 @@ def test_clear_land_reveals_into_the_highest_empty_space_and_rolls_the_die() -> 
     assert cleared.slot == 1 and after.workshop[1] == cleared.building
     assert any(e.HasField("forest_die_rolled") for e in events)
     assert len(after.players[0].forests) == 5 and after.players[0].coins == 2
-    full = replace(state, workshop=("a", "b", "c", "d", "e", "f"))
+    full = with_workshop(state, "barn", "silo", "well", "smithy", "bakery", "cidery")
     events, after = run(
         full, 0, command(clear_land=pb.ClearLand(forest=forest, payment=pb.Payment(coins=2)))
     )
     assert next(e.land_cleared for e in events if e.HasField("land_cleared")).slot == -1
-    assert after.workshop == ("a", "b", "c", "d", "e", "f")
+    assert after.workshop == full.workshop
 
 
 def test_the_forest_die_benefit_is_gained_before_the_next_workshop_action() -> None:
@@ -410,7 +446,7 @@ def test_building_costs_its_row_covers_crops_and_triggers_when_built() -> None:
     state = with_player(
         started(), 0, coins=3, crops=(crop("strawberry", (0, 0)),), character="penny"
     )
-    state = replace(state, workshop=("mercantile", "", "", "", "", ""))
+    state = with_workshop(state, "mercantile", "", "", "", "", "")
     state = resolving(state, 0, ("workshop", 1))
     on_forest = command(build=pb.Build(slot=0, cell=cells((0, 2))[0], payment=pb.Payment(coins=3)))
     assert refused(state, 0, on_forest) == "build.no_site"
@@ -495,7 +531,9 @@ def test_trading_for_clear_land_does_not_roll_the_die() -> None:
     state = resolving(state, 0, ("trade", 1))
     _, state = run(state, 0, command(trade=pb.Trade(give="fertilizer", action="clear_land")))
     forest = cells(state.players[0].forests[0])[0]
-    events, state = run(state, 0, command(clear_land=pb.ClearLand(forest=forest)))
+    events, state = run(
+        state, 0, command(clear_land=pb.ClearLand(forest=forest, payment=pb.Payment()))
+    )
     assert not any(e.HasField("forest_die_rolled") for e in events)
     assert state.players[0].fertilizer == 0
 
@@ -505,7 +543,7 @@ def test_trading_for_clear_land_does_not_roll_the_die() -> None:
 
 def test_market_spaces_charge_their_cost_and_grant_the_tile_actions() -> None:
     """Farmer's Market: pay the space's Coins, then take the tile's actions."""
-    state = replace(placing(started(3), 0), market_large="seed_stall")
+    state = placing(with_market(started(3), "seed_stall"), 0)
     state = with_player(state, 0, coins=1, character="floyd")
     _, after = run(
         state,
@@ -519,13 +557,13 @@ def test_market_spaces_charge_their_cost_and_grant_the_tile_actions() -> None:
 def test_trading_for_clear_land_with_no_forest_left_is_refused() -> None:
     """Trading Post: a Clear Land trade with every Forest cleared would take the payment
     and gain nothing; it is refused like the other moves that gain nothing (RULES.md)."""
-    state = with_player(started(), 0, fertilizer=2, forests=())
-    state = resolving(state, 0, ("trade", 1))
+    base = with_player(started(), 0, fertilizer=2)
+    state = resolving(with_player(base, 0, forests=()), 0, ("trade", 1))
     clear = command(trade=pb.Trade(give="fertilizer", action="clear_land"))
     assert refused(state, 0, clear) == "trade.no_forest"
     legal = ENGINE.legal_commands(state, 0)
     assert {c.trade.action for c in legal if c.HasField("trade")} == {"field", "upgrade_seed"}
-    one_left = with_player(state, 0, forests=((0, 2),))
+    one_left = resolving(with_player(base, 0, forests=((0, 2),)), 0, ("trade", 1))
     _, after = run(one_left, 0, clear)
     assert after.players[0].fertilizer == 0
     assert [t.kind for t in after.steps[-1].tasks] == ["clear_land_no_die"]
