@@ -17,7 +17,7 @@ from engines.harvest.rules import (
 from engines.harvest.state import HarvestState
 from proto import harvest_pb2 as pb
 
-__all__ = ["move_piece", "place_worker", "reuse_space", "space_in_play"]
+__all__ = ["move_piece", "place_worker", "reuse_space", "reuse_task", "space_in_play"]
 
 
 def space_in_play(state: HarvestState, space_id: str) -> Space:
@@ -49,16 +49,25 @@ def reuse_space(state: HarvestState, cmd: pb.ReuseSpace, seat: int) -> list[pb.E
     holding one of your pieces, paying its cost again)."""
     step = acting_step(state, seat)
     space = space_in_play(state, cmd.space)
-    kinds = [t.kind for t in step.tasks]
-    if "two_space" in kinds and space.id in content().two_action_spaces:
-        index = kinds.index("two_space")
-    elif "repeat_space" in kinds and (space.id, seat) in state.placements:
-        index = kinds.index("repeat_space")
-    elif "two_space" in kinds or "repeat_space" in kinds:
-        raise codes.REUSE_WRONG_SPACE()
-    else:
-        raise codes.REUSE_NONE()
+    index = reuse_task(state, seat, space)
+    if index < 0:
+        kinds = {t.kind for t in step.tasks}
+        raise codes.REUSE_WRONG_SPACE() if kinds & REUSES else codes.REUSE_NONE()
     return [resolved(seat, index), *_visit(state, seat, space, payment_of(cmd))]
+
+
+REUSES = frozenset({"two_space", "repeat_space"})
+
+
+def reuse_task(state: HarvestState, seat: int, space: Space) -> int:
+    """The waiting task that lets the seat use ``space`` again, or -1: Backyard Shed's
+    for a 2-action space, Printing Press's for a space holding one of its pieces."""
+    kinds = [t.kind for t in state.steps[-1].tasks]
+    if "two_space" in kinds and space.id in content().two_action_spaces:
+        return kinds.index("two_space")
+    if "repeat_space" in kinds and (space.id, seat) in state.placements:
+        return kinds.index("repeat_space")
+    return -1
 
 
 def move_piece(state: HarvestState, cmd: pb.MovePiece, seat: int) -> list[pb.Event]:

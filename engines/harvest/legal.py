@@ -1,31 +1,55 @@
-"""Candidates for ``legal_commands``: for each command kind, the bodies worth trying now.
+"""Candidates for ``legal_commands``: for each command kind, exactly the bodies its rule
+accepts now, each once.
 
-The kit keeps a candidate only when the rule ``decide`` runs accepts it, so the list and
-``decide`` cannot disagree; a generator may offer more than is accepted, never less.
-Each yields every body at most once. Payments are widened to every way of paying a Coin
+Every generator asks the rule's own questions (the ``*_refusal`` checks, the task a
+Workshop action would use, the spots a crop may take) instead of deciding each
+candidate, so listing is cheap; the moves say ``exact=True`` and the kit's conformance
+check (the property test) proves, by deciding every listed command in its deep games,
+that the lists and ``decide`` agree. Payments are widened to every way of paying a Coin
 cost (River the Fox).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 
+from engines.harvest.actions import REUSES, reuse_task
 from engines.harvest.benefits import is_simple, options_for
 from engines.harvest.buildings import repeatable
 from engines.harvest.content import content
 from engines.harvest.events import cell_numbers
-from engines.harvest.fields import FIELD_KINDS, planting_spots, tending_spots
+from engines.harvest.fields import (
+    FIELD_KINDS,
+    owed_spots,
+    plant_cost,
+    planting_spots,
+    plants_free,
+    tend_refusal,
+    tending_spots,
+    tends_free,
+)
 from engines.harvest.rules import (
     SEED_FIELDS,
+    bucket_track,
     is_open,
     payments,
     space_cost,
     spaces_in_play,
-    supply_left,
 )
-from engines.harvest.state import HarvestState, Step
-from engines.harvest.store import ITEMS, item_price
-from engines.harvest.workshop import build_cost, build_sites
+from engines.harvest.setup import draft_refusal
+from engines.harvest.state import HarvestState, Step, Task
+from engines.harvest.store import ITEMS, item_price, purchase_refusal
+from engines.harvest.trading import seed_upgrade_refusal, trade_refusal
+from engines.harvest.workshop import (
+    BUILD_TASKS,
+    CLEAR_TASKS,
+    UPGRADE_TASKS,
+    action_price,
+    allowing,
+    build_cost,
+    build_sites,
+)
 from proto import harvest_pb2 as pb
 
 __all__ = [
@@ -50,19 +74,20 @@ __all__ = [
     "upgrade_seeds",
 ]
 
-# Task kinds that allow each Workshop action, and whether they charge its Coin price.
-_UPGRADES = ("workshop", "rose")
-_CLEARS = ("workshop", "rose", "clear_land", "clear_land_no_die")
-_BUILDS = ("workshop", "rose", "build")
+
+def _top(state: HarvestState) -> Step:
+    """The step being resolved (every stage taking these commands has one)."""
+    return state.steps[-1]
 
 
-def _top(state: HarvestState) -> Step | None:
-    return state.steps[-1] if state.steps else None
+def _waiting(state: HarvestState, kind: str) -> bool:
+    return kind in task_kinds(_top(state).tasks)
 
 
-def _kinds(state: HarvestState) -> set[str]:
-    step = _top(state)
-    return {t.kind for t in step.tasks} if step is not None else set()
+@lru_cache(maxsize=1024)
+def task_kinds(tasks: tuple[Task, ...]) -> frozenset[str]:
+    # Cached: every command kind of a step asks what its tasks are.
+    return frozenset(t.kind for t in tasks)
 
 
 def keep_starts(state: HarvestState, seat: int) -> Iterator[pb.KeepStart]:
@@ -73,10 +98,9 @@ def keep_starts(state: HarvestState, seat: int) -> Iterator[pb.KeepStart]:
 
 
 def draft_picks(state: HarvestState, seat: int) -> Iterator[pb.DraftPick]:
-    for character in state.draft_characters:
-        yield pb.DraftPick(character=character)
-    for farmhouse in state.draft_farmhouses:
-        yield pb.DraftPick(farmhouse=farmhouse)
+    picks = [pb.DraftPick(character=c) for c in state.draft_characters]
+    picks += [pb.DraftPick(farmhouse=f) for f in state.draft_farmhouses]
+    return (p for p in picks if draft_refusal(state, seat, p) is None)
 
 
 def choose_sunrises(state: HarvestState, seat: int) -> Iterator[pb.ChooseSunrise]:
@@ -86,8 +110,9 @@ def choose_sunrises(state: HarvestState, seat: int) -> Iterator[pb.ChooseSunrise
 
 def place_workers(state: HarvestState, seat: int) -> Iterator[pb.PlaceWorker]:
     player = state.players[seat]
+    closed = {space for space, _ in state.placements}
     for space in spaces_in_play(state):
-        if is_open(state, space):
+        if space.always_open or space.id not in closed:
             for payment in payments(player, space_cost(state, space)):
                 yield pb.PlaceWorker(space=space.id, payment=payment)
 
@@ -108,133 +133,131 @@ def finishes(state: HarvestState, seat: int) -> Iterator[pb.Finish]:
 
 
 def take_benefits(state: HarvestState, seat: int) -> Iterator[pb.TakeBenefit]:
-    step = _top(state)
-    for index, task in enumerate(step.tasks if step is not None else ()):
+    for index, task in enumerate(_top(state).tasks):
         if is_simple(task):
             for option in options_for(task):
                 yield pb.TakeBenefit(task=index, option=option)
 
 
 def rerolls(state: HarvestState, seat: int) -> Iterator[pb.RerollDie]:
-    step = _top(state)
-    if step is None or state.players[seat].rerolls <= 0:
+    if state.players[seat].rerolls <= 0:
         return
-    for index, task in enumerate(step.tasks):
+    for index, task in enumerate(_top(state).tasks):
         if task.kind.startswith("die:"):
             yield pb.RerollDie(task=index)
 
 
 def purchases(state: HarvestState, seat: int) -> Iterator[pb.Purchase]:
-    if "purchase" not in _kinds(state):
+    if not _waiting(state, "purchase"):
         return
     player = state.players[seat]
     for item in ITEMS:
-        for payment in payments(player, item_price(item)):
-            yield pb.Purchase(item=item, payment=payment)
+        if purchase_refusal(state, seat, item) is None:
+            for payment in payments(player, item_price(item)):
+                yield pb.Purchase(item=item, payment=payment)
 
 
 def field_actions(state: HarvestState, seat: int) -> Iterator[pb.FieldAction]:
-    if "field" in _kinds(state):
+    if _waiting(state, "field"):
         for kind in FIELD_KINDS:
             yield pb.FieldAction(kind=kind)
 
 
-def _prices(state: HarvestState, kinds: tuple[str, ...], price: str) -> list[int]:
-    """The Coin costs a Workshop action may have now: its price at a Workshop space,
-    nothing when a benefit grants it."""
-    waiting = _kinds(state) & set(kinds)
-    costs = {content().price(price) if kind == "workshop" else 0 for kind in waiting}
-    return sorted(costs)
-
-
 def upgrade_buckets(state: HarvestState, seat: int) -> Iterator[pb.UpgradeBucket]:
+    index, kind = allowing(_top(state), UPGRADE_TASKS, "upgrade")
     player = state.players[seat]
-    for cost in _prices(state, _UPGRADES, "upgrade_bucket"):
-        for payment in payments(player, cost):
-            yield pb.UpgradeBucket(payment=payment)
+    if index < 0 or bucket_track().room(player.bucket) <= 0:
+        return
+    for payment in payments(player, action_price(kind, "upgrade_bucket")):
+        yield pb.UpgradeBucket(payment=payment)
 
 
 def clear_lands(state: HarvestState, seat: int) -> Iterator[pb.ClearLand]:
+    index, kind = allowing(_top(state), CLEAR_TASKS, "clear")
+    if index < 0:
+        return
     player = state.players[seat]
     grid = content().grid
-    for cost in _prices(state, _CLEARS, "clear_land"):
-        for forest in player.forests:
-            for payment in payments(player, cost):
-                yield pb.ClearLand(forest=grid.index(forest), payment=payment)
+    for forest in player.forests:
+        for payment in payments(player, action_price(kind, "clear_land")):
+            yield pb.ClearLand(forest=grid.index(forest), payment=payment)
 
 
 def builds(state: HarvestState, seat: int) -> Iterator[pb.Build]:
-    if not _kinds(state) & set(_BUILDS):
+    index, _ = allowing(_top(state), BUILD_TASKS, "build")
+    if index < 0:
         return
     player = state.players[seat]
     grid = content().grid
-    sites = build_sites(player)
+    sites = [grid.index(site) for site in build_sites(player)]
     for slot, building in enumerate(state.workshop):
-        if not building:
-            continue
-        for payment in payments(player, build_cost(state, player, slot)):
-            for site in sites:
-                yield pb.Build(slot=slot, cell=grid.index(site), payment=payment)
+        if building:
+            for payment in payments(player, build_cost(state, player, slot)):
+                for cell in sites:
+                    yield pb.Build(slot=slot, cell=cell, payment=payment)
 
 
 def trades(state: HarvestState, seat: int) -> Iterator[pb.Trade]:
-    if "trade" not in _kinds(state):
+    if not _waiting(state, "trade"):
         return
     c = content()
+    player = state.players[seat]
     gives = [("seed", s) for s in SEED_FIELDS] + [(g, "") for g, _ in c.trade_costs]
     for give, seed in gives:
         for action, _ in c.trade_actions:
-            yield pb.Trade(give=give, seed=seed, action=action)
+            trade = pb.Trade(give=give, seed=seed, action=action)
+            if trade_refusal(player, trade) is None:
+                yield trade
 
 
 def upgrade_seeds(state: HarvestState, seat: int) -> Iterator[pb.UpgradeSeed]:
-    if "seed_upgrade" in _kinds(state):
-        for seed in SEED_FIELDS[:-1]:
-            yield pb.UpgradeSeed(seed=seed)
+    if _waiting(state, "seed_upgrade"):
+        for seed in SEED_FIELDS:
+            if seed_upgrade_refusal(state, seat, seed) is None:
+                yield pb.UpgradeSeed(seed=seed)
 
 
 def reuse_spaces(state: HarvestState, seat: int) -> Iterator[pb.ReuseSpace]:
-    if not _kinds(state) & {"two_space", "repeat_space"}:
+    if not task_kinds(_top(state).tasks) & REUSES:
         return
     player = state.players[seat]
     for space in spaces_in_play(state):
-        for payment in payments(player, space_cost(state, space)):
-            yield pb.ReuseSpace(space=space.id, payment=payment)
+        if reuse_task(state, seat, space) >= 0:
+            for payment in payments(player, space_cost(state, space)):
+                yield pb.ReuseSpace(space=space.id, payment=payment)
 
 
 def repeat_buildings(state: HarvestState, seat: int) -> Iterator[pb.RepeatBuilding]:
-    if "repeat_built" in _kinds(state):
+    if _waiting(state, "repeat_built"):
         for building in repeatable(state.players[seat]):
             yield pb.RepeatBuilding(building=building)
 
 
 def plant_seeds(state: HarvestState, seat: int) -> Iterator[pb.PlantSeed]:
-    step = _top(state)
-    if step is None or (step.mode != "plant" and "plant_free" not in _kinds(state)):
+    free = plants_free(_top(state))
+    if free is None:
         return
     player = state.players[seat]
     for index, seed in enumerate(SEED_FIELDS):
-        if player.seeds[index] > 0:
+        if player.seeds[index] > 0 and (free or player.fertilizer >= plant_cost(player, seed)):
             for spot in planting_spots(player, seed):
                 yield pb.PlantSeed(seed=seed, cells=cell_numbers(spot))
 
 
-def _tends(state: HarvestState, seat: int, crops: tuple[str, ...]) -> Iterator[pb.TendCrop]:
-    player = state.players[seat]
-    for crop in crops:
-        for spot in tending_spots(player, crop):
-            yield pb.TendCrop(crop=crop, cells=cell_numbers(spot))
-
-
 def tend_crops(state: HarvestState, seat: int) -> Iterator[pb.TendCrop]:
     step = _top(state)
-    if step is None:
-        return
     if step.owed:
-        player = state.players[seat]
-        has_room = supply_left(state, step.owed) > 0 and tending_spots(player, step.owed)
-        if not has_room:
+        spots = owed_spots(state, seat, step.owed)
+        if not spots:
             yield pb.TendCrop(crop=step.owed)
-        yield from _tends(state, seat, (step.owed,))
-    elif step.mode == "tend" or "tend_free" in _kinds(state):
-        yield from _tends(state, seat, SEED_FIELDS)
+        for spot in spots:
+            yield pb.TendCrop(crop=step.owed, cells=cell_numbers(spot))
+        return
+    free = tends_free(step)
+    if free is None:
+        return
+    player = state.players[seat]
+    for crop in SEED_FIELDS:
+        if tend_refusal(state, seat, crop, free) is None:
+            for spot in tending_spots(player, crop):
+                yield pb.TendCrop(crop=crop, cells=cell_numbers(spot))

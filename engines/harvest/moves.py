@@ -1,5 +1,6 @@
-"""Every command kind with the rule that decides it and the candidates ``legal_commands``
-tries: the table the kit's ``decide`` dispatches on."""
+"""Every command kind with the rule that decides it and the commands ``legal_commands``
+lists: the table the kit's ``decide`` dispatches on. Each list is exactly what its rule
+accepts (``exact``: see ``legal.py``)."""
 
 from __future__ import annotations
 
@@ -28,23 +29,23 @@ def finish(state: HarvestState, cmd: pb.Finish, seat: int) -> list[pb.Event]:
 
 
 MOVES: dict[str, Move[HarvestState]] = {
-    "keep_start": Move(keep_start, legal.keep_starts),
-    "draft_pick": Move(draft_pick, legal.draft_picks),
-    "choose_sunrise": Move(choose_sunrise, legal.choose_sunrises),
-    "place_worker": Move(place_worker, legal.place_workers),
-    "move_piece": Move(move_piece, legal.move_pieces),
-    "take_benefit": Move(take_benefit, legal.take_benefits, draws=True),
-    "reroll_die": Move(reroll_die, legal.rerolls, draws=True),
-    "purchase": Move(purchase, legal.purchases),
-    "field_action": Move(field_action, legal.field_actions),
-    "plant_seed": Move(plant_seed, legal.plant_seeds),
-    "tend_crop": Move(tend_crop, legal.tend_crops),
-    "upgrade_bucket": Move(upgrade_bucket, legal.upgrade_buckets),
-    "clear_land": Move(clear_land, legal.clear_lands, draws=True),
-    "build": Move(build, legal.builds),
-    "trade": Move(trade, legal.trades),
-    "upgrade_seed": Move(upgrade_seed, legal.upgrade_seeds),
-    "reuse_space": Move(reuse_space, legal.reuse_spaces),
-    "repeat_building": Move(repeat_building, legal.repeat_buildings),
-    "finish": Move(finish, legal.finishes),
+    "keep_start": Move(keep_start, legal.keep_starts, exact=True),
+    "draft_pick": Move(draft_pick, legal.draft_picks, exact=True),
+    "choose_sunrise": Move(choose_sunrise, legal.choose_sunrises, exact=True),
+    "place_worker": Move(place_worker, legal.place_workers, exact=True),
+    "move_piece": Move(move_piece, legal.move_pieces, exact=True),
+    "take_benefit": Move(take_benefit, legal.take_benefits, draws=True, exact=True),
+    "reroll_die": Move(reroll_die, legal.rerolls, draws=True, exact=True),
+    "purchase": Move(purchase, legal.purchases, exact=True),
+    "field_action": Move(field_action, legal.field_actions, exact=True),
+    "plant_seed": Move(plant_seed, legal.plant_seeds, exact=True),
+    "tend_crop": Move(tend_crop, legal.tend_crops, exact=True),
+    "upgrade_bucket": Move(upgrade_bucket, legal.upgrade_buckets, exact=True),
+    "clear_land": Move(clear_land, legal.clear_lands, draws=True, exact=True),
+    "build": Move(build, legal.builds, exact=True),
+    "trade": Move(trade, legal.trades, exact=True),
+    "upgrade_seed": Move(upgrade_seed, legal.upgrade_seeds, exact=True),
+    "reuse_space": Move(reuse_space, legal.reuse_spaces, exact=True),
+    "repeat_building": Move(repeat_building, legal.repeat_buildings, exact=True),
+    "finish": Move(finish, legal.finishes, exact=True),
 }

@@ -13,7 +13,7 @@ from engines.harvest import codes
 from engines.harvest.characters import pays_with_goods
 from engines.harvest.content import Space, TaskSpec, content
 from engines.harvest.events import resources
-from engines.harvest.market import market_spaces
+from engines.harvest.market import market_spaces, tile_spaces
 from engines.harvest.state import HarvestState, Player, Step
 from proto import harvest_pb2 as pb
 
@@ -127,7 +127,13 @@ def acting_step(state: HarvestState, seat: int) -> Step:
 
 def spaces_in_play(state: HarvestState) -> tuple[Space, ...]:
     """The action spaces on the Town Board this round."""
-    market = market_spaces(state)
+    return _spaces_in_play(state.market_large, state.market_small)
+
+
+@cache
+def _spaces_in_play(market_large: str, market_small: str) -> tuple[Space, ...]:
+    # Cached: asked for every placement listed, and it changes only with the market.
+    market = tile_spaces(market_large, market_small)
     return tuple(s for s in content().spaces if not s.market or s.id in market)
 
 

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engines.core.deck import shuffled
+from engines.core.errors import RuleViolation
 from engines.core.rng import Rng
 from engines.harvest import codes
 from engines.harvest.challenges import chosen_challenge
@@ -18,6 +19,7 @@ from proto import harvest_pb2 as pb
 __all__ = [
     "draft_order",
     "draft_pick",
+    "draft_refusal",
     "keep_start",
     "reveal_starts",
     "set_up",
@@ -130,20 +132,31 @@ def draft_order(state: HarvestState) -> tuple[int, ...]:
 
 def draft_pick(state: HarvestState, cmd: pb.DraftPick, seat: int) -> list[pb.Event]:
     """Draft Variant: take a revealed Character or Farmhouse; end with one of each."""
-    player = state.players[seat]
-    taken_c = {p.character for p in state.players}
-    taken_f = {p.farmhouse for p in state.players}
-    if bool(cmd.character) == bool(cmd.farmhouse):
-        raise codes.DRAFT_ONE()
+    refused = draft_refusal(state, seat, cmd)
+    if refused is not None:
+        raise refused
     if cmd.character:
-        if player.character:
-            raise codes.DRAFT_HAVE_CHARACTER()
-        if cmd.character not in state.draft_characters or cmd.character in taken_c:
-            raise codes.DRAFT_UNAVAILABLE(kind="Character")
         picked = pb.DraftPicked(seat=seat, character=cmd.character)
         return [wrap(draft_picked=picked), *start_bucket_events(seat, cmd.character)]
-    if player.farmhouse:
-        raise codes.DRAFT_HAVE_FARMHOUSE()
-    if cmd.farmhouse not in state.draft_farmhouses or cmd.farmhouse in taken_f:
-        raise codes.DRAFT_UNAVAILABLE(kind="Farmhouse")
     return [wrap(draft_picked=pb.DraftPicked(seat=seat, farmhouse=cmd.farmhouse))]
+
+
+def draft_refusal(state: HarvestState, seat: int, cmd: pb.DraftPick) -> RuleViolation | None:
+    """Why the seat cannot take this pick (``None``: it can): one Character or one
+    Farmhouse, of a kind it does not have yet, revealed and not taken."""
+    player = state.players[seat]
+    if bool(cmd.character) == bool(cmd.farmhouse):
+        return codes.DRAFT_ONE()
+    if cmd.character:
+        if player.character:
+            return codes.DRAFT_HAVE_CHARACTER()
+        taken = {p.character for p in state.players}
+        if cmd.character not in state.draft_characters or cmd.character in taken:
+            return codes.DRAFT_UNAVAILABLE(kind="Character")
+        return None
+    if player.farmhouse:
+        return codes.DRAFT_HAVE_FARMHOUSE()
+    taken = {p.farmhouse for p in state.players}
+    if cmd.farmhouse not in state.draft_farmhouses or cmd.farmhouse in taken:
+        return codes.DRAFT_UNAVAILABLE(kind="Farmhouse")
+    return None
