@@ -42,20 +42,14 @@ COUNTED = frozenset(
 )
 
 _T = TypeVar("_T")
-_SET = object.__setattr__
-_FIELDS: dict[type, tuple[str, ...]] = {
-    kind: tuple(f.name for f in fields(kind))
-    for kind in (HarvestState, Player, Step, Crop, FinalScore)
-}
 
 
 def replace(obj: _T, **changes: object) -> _T:
     """``dataclasses.replace`` for the state's own frozen dataclasses, without its
-    per-call checks: it is the hottest call of a game (profiled), and every field of
-    these classes is a plain init field."""
+    per-call checks: a copy of the fields' dict with ``changes`` laid over it (every
+    field of these classes is a plain init field; see ``state``)."""
     new = object.__new__(type(obj))
-    for name in _FIELDS[type(obj)]:
-        _SET(new, name, changes[name] if name in changes else getattr(obj, name))
+    new.__dict__.update(obj.__dict__, **changes)
     return new
 
 
@@ -66,9 +60,13 @@ PHASE_AWAITS = {"sunrise": "choose", "actions": "place", "jaime": "move"}
 
 
 def _player(state: HarvestState, seat: int, **changes: object) -> HarvestState:
-    players = list(state.players)
-    players[seat] = replace(players[seat], **changes)
-    return replace(state, players=tuple(players))
+    return _seat(state, seat, replace(state.players[seat], **changes))
+
+
+def _seat(state: HarvestState, seat: int, player: Player, **changes: object) -> HarvestState:
+    """The state with ``player`` in ``seat`` and the other ``changes``, in one copy."""
+    players = (*state.players[:seat], player, *state.players[seat + 1 :])
+    return replace(state, players=players, **changes)
 
 
 def _top(state: HarvestState, **changes: object) -> HarvestState:
@@ -119,19 +117,20 @@ def game_set_up(state: HarvestState, e: pb.GameSetUp) -> HarvestState:
 
 @RECORDERS.on("turn_began")
 def turn_began(state: HarvestState, e: pb.TurnBegan) -> HarvestState:
+    changes: dict[str, object] = {}
+    order, position = state.order, state.position
     if e.phase != state.phase:
         order = phase_order(state, e.phase) if e.phase in ORDERED_PHASES else state.order
-        state = replace(state, phase=e.phase, done=frozenset(), order=order, position=-1)
-    position = state.order.index(e.seat) if e.seat in state.order else state.position
-    state = replace(
-        state,
-        turn=e.seat,
-        awaiting=PHASE_AWAITS.get(e.phase, ""),
-        position=position,
-    )
-    if e.seat >= 0:
-        state = _player(state, e.seat, mick_used=False)
-    return state
+        position = -1
+        changes = {"phase": e.phase, "done": frozenset(), "order": order}
+    changes |= {
+        "turn": e.seat,
+        "awaiting": PHASE_AWAITS.get(e.phase, ""),
+        "position": order.index(e.seat) if e.seat in order else position,
+    }
+    if e.seat >= 0 and state.players[e.seat].mick_used:
+        return _seat(state, e.seat, replace(state.players[e.seat], mick_used=False), **changes)
+    return replace(state, **changes)
 
 
 @RECORDERS.on("tasks_granted")
@@ -161,9 +160,15 @@ def task_resolved(state: HarvestState, e: pb.TaskResolved) -> HarvestState:
 @RECORDERS.on("resources_changed")
 def resources_changed(state: HarvestState, e: pb.ResourcesChanged) -> HarvestState:
     p = state.players[e.seat]
-    seeds = tuple(
-        n + d for n, d in zip(p.seeds, (e.wheat, e.strawberry, e.blueberry, e.pumpkin), strict=True)
-    )
+    seeds = p.seeds
+    if e.wheat or e.strawberry or e.blueberry or e.pumpkin:
+        wheat, strawberry, blueberry, pumpkin = seeds
+        seeds = (
+            wheat + e.wheat,
+            strawberry + e.strawberry,
+            blueberry + e.blueberry,
+            pumpkin + e.pumpkin,
+        )
     return _player(
         state,
         e.seat,
@@ -180,11 +185,10 @@ def resources_changed(state: HarvestState, e: pb.ResourcesChanged) -> HarvestSta
 @RECORDERS.on("worker_placed")
 def worker_placed(state: HarvestState, e: pb.WorkerPlaced) -> HarvestState:
     placements = (*state.placements, (e.space, e.seat)) if e.space else state.placements
-    state = replace(state, placements=placements)
     if e.seat < 0:
-        return replace(state, gairy_pieces=state.gairy_pieces - 1)
+        return replace(state, placements=placements, gairy_pieces=state.gairy_pieces - 1)
     p = state.players[e.seat]
-    return replace(_player(state, e.seat, pieces=p.pieces - 1), awaiting="")
+    return _seat(state, e.seat, replace(p, pieces=p.pieces - 1), placements=placements, awaiting="")
 
 
 @RECORDERS.on("crop_placed")
@@ -294,7 +298,7 @@ def workshop_shifted(state: HarvestState, e: pb.WorkshopShifted) -> HarvestState
 
 @RECORDERS.on("game_finished")
 def game_finished(state: HarvestState, e: pb.GameFinished) -> HarvestState:
-    names = _FIELDS[FinalScore]
+    names = [f.name for f in fields(FinalScore)]
     final = tuple(FinalScore(**{name: getattr(s, name) for name in names}) for s in e.scores)
     return replace(
         state, phase="finished", turn=-1, awaiting="", final=final, winners=tuple(e.winners)
