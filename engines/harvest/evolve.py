@@ -69,6 +69,11 @@ def _seat(state: HarvestState, seat: int, player: Player, **changes: object) -> 
     return replace(state, players=players, **changes)
 
 
+def _top_tasks(state: HarvestState, tasks: tuple[Task, ...], **changes: object) -> HarvestState:
+    """The top step with these tasks (and their kinds) and the other ``changes``."""
+    return _top(state, tasks=tasks, kinds=frozenset(t.kind for t in tasks), **changes)
+
+
 def _top(state: HarvestState, **changes: object) -> HarvestState:
     top = replace(state.steps[-1], **changes)
     return replace(state, steps=(*state.steps[:-1], top))
@@ -139,9 +144,10 @@ def tasks_granted(state: HarvestState, e: pb.TasksGranted) -> HarvestState:
     if e.source == "mick":
         state = _player(state, e.seat, mick_used=True)
     if e.new_step or not state.steps:
-        step = Step(seat=e.seat, source=e.source, tasks=tasks, mode=e.mode)
+        kinds = frozenset(t.kind for t in tasks)
+        step = Step(seat=e.seat, source=e.source, tasks=tasks, mode=e.mode, kinds=kinds)
         return replace(state, steps=(*state.steps, step))
-    return _top(state, tasks=state.steps[-1].tasks + tasks)
+    return _top_tasks(state, state.steps[-1].tasks + tasks)
 
 
 @RECORDERS.on("task_resolved")
@@ -154,7 +160,7 @@ def task_resolved(state: HarvestState, e: pb.TaskResolved) -> HarvestState:
     else:
         del tasks[e.task]
     used = top.used | {e.used} if e.used else top.used
-    return _top(state, tasks=tuple(tasks), used=used)
+    return _top_tasks(state, tuple(tasks), used=used)
 
 
 @RECORDERS.on("resources_changed")

@@ -103,7 +103,7 @@ def plants_free(step: Step) -> bool | None:
     it (``True``: the Silo), or not at all (``None``)."""
     if step.mode == "plant":
         return False
-    if any(t.kind == "plant_free" for t in step.tasks):
+    if "plant_free" in step.kinds:
         return True
     return None
 
@@ -113,7 +113,7 @@ def tends_free(step: Step) -> bool | None:
     (``True``: the Weather Vane), or not at all (``None``)."""
     if step.mode == "tend":
         return False
-    if any(t.kind == "tend_free" for t in step.tasks):
+    if "tend_free" in step.kinds:
         return True
     return None
 

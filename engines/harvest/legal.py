@@ -1,18 +1,18 @@
 """Candidates for ``legal_commands``: for each command kind, exactly the bodies its rule
 accepts now, each once.
 
-Every generator asks the rule's own questions (the ``*_refusal`` checks, the task a
+Every lister asks the rule's own questions (the ``*_refusal`` checks, the task a
 Workshop action would use, the spots a crop may take) instead of deciding each
 candidate, so listing is cheap; the moves say ``exact=True`` and the kit's conformance
 check (the property test) proves, by deciding every listed command in its deep games,
 that the lists and ``decide`` agree. Payments are widened to every way of paying a Coin
-cost (River the Fox).
+cost (River the Fox). A step's fourteen command kinds are each asked on every listing,
+so each first looks at the step's task kinds and answers "none" at once (profiled).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from functools import lru_cache
+from collections.abc import Iterable, Iterator
 
 from engines.harvest.actions import REUSES, reuse_task
 from engines.harvest.benefits import is_simple, options_for
@@ -38,7 +38,7 @@ from engines.harvest.rules import (
     spaces_in_play,
 )
 from engines.harvest.setup import draft_refusal
-from engines.harvest.state import HarvestState, Step, Task
+from engines.harvest.state import HarvestState, Step
 from engines.harvest.store import ITEMS, item_price, purchase_refusal
 from engines.harvest.trading import seed_upgrade_refusal, trade_refusal
 from engines.harvest.workshop import (
@@ -75,19 +75,12 @@ __all__ = [
 ]
 
 
+NONE: tuple[()] = ()
+
+
 def _top(state: HarvestState) -> Step:
     """The step being resolved (every stage taking these commands has one)."""
     return state.steps[-1]
-
-
-def _waiting(state: HarvestState, kind: str) -> bool:
-    return kind in task_kinds(_top(state).tasks)
-
-
-@lru_cache(maxsize=1024)
-def task_kinds(tasks: tuple[Task, ...]) -> frozenset[str]:
-    # Cached: every command kind of a step asks what its tasks are.
-    return frozenset(t.kind for t in tasks)
 
 
 def keep_starts(state: HarvestState, seat: int) -> Iterator[pb.KeepStart]:
@@ -103,9 +96,8 @@ def draft_picks(state: HarvestState, seat: int) -> Iterator[pb.DraftPick]:
     return (p for p in picks if draft_refusal(state, seat, p) is None)
 
 
-def choose_sunrises(state: HarvestState, seat: int) -> Iterator[pb.ChooseSunrise]:
-    for tile in state.display:
-        yield pb.ChooseSunrise(tile=tile)
+def choose_sunrises(state: HarvestState, seat: int) -> list[pb.ChooseSunrise]:
+    return [pb.ChooseSunrise(tile=tile) for tile in state.display]
 
 
 def place_workers(state: HarvestState, seat: int) -> Iterator[pb.PlaceWorker]:
@@ -128,136 +120,157 @@ def move_pieces(state: HarvestState, seat: int) -> Iterator[pb.MovePiece]:
                     yield pb.MovePiece(from_space=origin, to_space=space.id, payment=payment)
 
 
-def finishes(state: HarvestState, seat: int) -> Iterator[pb.Finish]:
-    yield pb.Finish()
+def finishes(state: HarvestState, seat: int) -> tuple[pb.Finish]:
+    return (pb.Finish(),)
 
 
-def take_benefits(state: HarvestState, seat: int) -> Iterator[pb.TakeBenefit]:
-    for index, task in enumerate(_top(state).tasks):
-        if is_simple(task):
-            for option in options_for(task):
-                yield pb.TakeBenefit(task=index, option=option)
+def take_benefits(state: HarvestState, seat: int) -> list[pb.TakeBenefit]:
+    return [
+        pb.TakeBenefit(task=index, option=option)
+        for index, task in enumerate(_top(state).tasks)
+        if is_simple(task)
+        for option in options_for(task)
+    ]
 
 
-def rerolls(state: HarvestState, seat: int) -> Iterator[pb.RerollDie]:
+def rerolls(state: HarvestState, seat: int) -> Iterable[pb.RerollDie]:
     if state.players[seat].rerolls <= 0:
-        return
-    for index, task in enumerate(_top(state).tasks):
-        if task.kind.startswith("die:"):
-            yield pb.RerollDie(task=index)
+        return NONE
+    tasks = _top(state).tasks
+    return [pb.RerollDie(task=i) for i, t in enumerate(tasks) if t.kind.startswith("die:")]
 
 
-def purchases(state: HarvestState, seat: int) -> Iterator[pb.Purchase]:
-    if not _waiting(state, "purchase"):
-        return
+def purchases(state: HarvestState, seat: int) -> Iterable[pb.Purchase]:
+    if "purchase" not in _top(state).kinds:
+        return NONE
     player = state.players[seat]
-    for item in ITEMS:
-        if purchase_refusal(state, seat, item) is None:
-            for payment in payments(player, item_price(item)):
-                yield pb.Purchase(item=item, payment=payment)
+    return [
+        pb.Purchase(item=item, payment=payment)
+        for item in ITEMS
+        if purchase_refusal(state, seat, item) is None
+        for payment in payments(player, item_price(item))
+    ]
 
 
-def field_actions(state: HarvestState, seat: int) -> Iterator[pb.FieldAction]:
-    if _waiting(state, "field"):
-        for kind in FIELD_KINDS:
-            yield pb.FieldAction(kind=kind)
+def field_actions(state: HarvestState, seat: int) -> Iterable[pb.FieldAction]:
+    if "field" not in _top(state).kinds:
+        return NONE
+    return [pb.FieldAction(kind=kind) for kind in FIELD_KINDS]
 
 
-def upgrade_buckets(state: HarvestState, seat: int) -> Iterator[pb.UpgradeBucket]:
-    index, kind = allowing(_top(state), UPGRADE_TASKS, "upgrade")
+def upgrade_buckets(state: HarvestState, seat: int) -> Iterable[pb.UpgradeBucket]:
+    step = _top(state)
+    if step.kinds.isdisjoint(UPGRADE_TASKS):
+        return NONE
+    index, kind = allowing(step, UPGRADE_TASKS, "upgrade")
     player = state.players[seat]
     if index < 0 or bucket_track().room(player.bucket) <= 0:
-        return
-    for payment in payments(player, action_price(kind, "upgrade_bucket")):
-        yield pb.UpgradeBucket(payment=payment)
+        return NONE
+    price = action_price(kind, "upgrade_bucket")
+    return [pb.UpgradeBucket(payment=payment) for payment in payments(player, price)]
 
 
-def clear_lands(state: HarvestState, seat: int) -> Iterator[pb.ClearLand]:
-    index, kind = allowing(_top(state), CLEAR_TASKS, "clear")
+def clear_lands(state: HarvestState, seat: int) -> Iterable[pb.ClearLand]:
+    step = _top(state)
+    if step.kinds.isdisjoint(CLEAR_TASKS):
+        return NONE
+    index, kind = allowing(step, CLEAR_TASKS, "clear")
     if index < 0:
-        return
+        return NONE
     player = state.players[seat]
     grid = content().grid
-    for forest in player.forests:
-        for payment in payments(player, action_price(kind, "clear_land")):
-            yield pb.ClearLand(forest=grid.index(forest), payment=payment)
+    return [
+        pb.ClearLand(forest=grid.index(forest), payment=payment)
+        for forest in player.forests
+        for payment in payments(player, action_price(kind, "clear_land"))
+    ]
 
 
-def builds(state: HarvestState, seat: int) -> Iterator[pb.Build]:
-    index, _ = allowing(_top(state), BUILD_TASKS, "build")
-    if index < 0:
-        return
+def builds(state: HarvestState, seat: int) -> Iterable[pb.Build]:
+    step = _top(state)
+    if step.kinds.isdisjoint(BUILD_TASKS) or allowing(step, BUILD_TASKS, "build")[0] < 0:
+        return NONE
     player = state.players[seat]
     grid = content().grid
     sites = [grid.index(site) for site in build_sites(player)]
-    for slot, building in enumerate(state.workshop):
-        if building:
-            for payment in payments(player, build_cost(state, player, slot)):
-                for cell in sites:
-                    yield pb.Build(slot=slot, cell=cell, payment=payment)
+    return [
+        pb.Build(slot=slot, cell=cell, payment=payment)
+        for slot, building in enumerate(state.workshop)
+        if building
+        for payment in payments(player, build_cost(state, player, slot))
+        for cell in sites
+    ]
 
 
-def trades(state: HarvestState, seat: int) -> Iterator[pb.Trade]:
-    if not _waiting(state, "trade"):
-        return
+def trades(state: HarvestState, seat: int) -> Iterable[pb.Trade]:
+    if "trade" not in _top(state).kinds:
+        return NONE
     c = content()
     player = state.players[seat]
     gives = [("seed", s) for s in SEED_FIELDS] + [(g, "") for g, _ in c.trade_costs]
-    for give, seed in gives:
-        for action, _ in c.trade_actions:
-            trade = pb.Trade(give=give, seed=seed, action=action)
-            if trade_refusal(player, trade) is None:
-                yield trade
+    offers = (
+        pb.Trade(give=give, seed=seed, action=action)
+        for give, seed in gives
+        for action, _ in c.trade_actions
+    )
+    return [trade for trade in offers if trade_refusal(player, trade) is None]
 
 
-def upgrade_seeds(state: HarvestState, seat: int) -> Iterator[pb.UpgradeSeed]:
-    if _waiting(state, "seed_upgrade"):
-        for seed in SEED_FIELDS:
-            if seed_upgrade_refusal(state, seat, seed) is None:
-                yield pb.UpgradeSeed(seed=seed)
+def upgrade_seeds(state: HarvestState, seat: int) -> Iterable[pb.UpgradeSeed]:
+    if "seed_upgrade" not in _top(state).kinds:
+        return NONE
+    return [
+        pb.UpgradeSeed(seed=seed)
+        for seed in SEED_FIELDS
+        if seed_upgrade_refusal(state, seat, seed) is None
+    ]
 
 
-def reuse_spaces(state: HarvestState, seat: int) -> Iterator[pb.ReuseSpace]:
-    if not task_kinds(_top(state).tasks) & REUSES:
-        return
+def reuse_spaces(state: HarvestState, seat: int) -> Iterable[pb.ReuseSpace]:
+    if _top(state).kinds.isdisjoint(REUSES):
+        return NONE
     player = state.players[seat]
-    for space in spaces_in_play(state):
-        if reuse_task(state, seat, space) >= 0:
-            for payment in payments(player, space_cost(state, space)):
-                yield pb.ReuseSpace(space=space.id, payment=payment)
+    return [
+        pb.ReuseSpace(space=space.id, payment=payment)
+        for space in spaces_in_play(state)
+        if reuse_task(state, seat, space) >= 0
+        for payment in payments(player, space_cost(state, space))
+    ]
 
 
-def repeat_buildings(state: HarvestState, seat: int) -> Iterator[pb.RepeatBuilding]:
-    if _waiting(state, "repeat_built"):
-        for building in repeatable(state.players[seat]):
-            yield pb.RepeatBuilding(building=building)
+def repeat_buildings(state: HarvestState, seat: int) -> Iterable[pb.RepeatBuilding]:
+    if "repeat_built" not in _top(state).kinds:
+        return NONE
+    return [pb.RepeatBuilding(building=b) for b in repeatable(state.players[seat])]
 
 
-def plant_seeds(state: HarvestState, seat: int) -> Iterator[pb.PlantSeed]:
+def plant_seeds(state: HarvestState, seat: int) -> Iterable[pb.PlantSeed]:
     free = plants_free(_top(state))
     if free is None:
-        return
+        return NONE
     player = state.players[seat]
-    for index, seed in enumerate(SEED_FIELDS):
-        if player.seeds[index] > 0 and (free or player.fertilizer >= plant_cost(player, seed)):
-            for spot in planting_spots(player, seed):
-                yield pb.PlantSeed(seed=seed, cells=cell_numbers(spot))
+    return [
+        pb.PlantSeed(seed=seed, cells=cell_numbers(spot))
+        for index, seed in enumerate(SEED_FIELDS)
+        if player.seeds[index] > 0 and (free or player.fertilizer >= plant_cost(player, seed))
+        for spot in planting_spots(player, seed)
+    ]
 
 
-def tend_crops(state: HarvestState, seat: int) -> Iterator[pb.TendCrop]:
+def tend_crops(state: HarvestState, seat: int) -> Iterable[pb.TendCrop]:
     step = _top(state)
     if step.owed:
         spots = owed_spots(state, seat, step.owed)
         if not spots:
-            yield pb.TendCrop(crop=step.owed)
-        for spot in spots:
-            yield pb.TendCrop(crop=step.owed, cells=cell_numbers(spot))
-        return
+            return [pb.TendCrop(crop=step.owed)]
+        return [pb.TendCrop(crop=step.owed, cells=cell_numbers(spot)) for spot in spots]
     free = tends_free(step)
     if free is None:
-        return
+        return NONE
     player = state.players[seat]
-    for crop in SEED_FIELDS:
-        if tend_refusal(state, seat, crop, free) is None:
-            for spot in tending_spots(player, crop):
-                yield pb.TendCrop(crop=crop, cells=cell_numbers(spot))
+    return [
+        pb.TendCrop(crop=crop, cells=cell_numbers(spot))
+        for crop in SEED_FIELDS
+        if tend_refusal(state, seat, crop, free) is None
+        for spot in tending_spots(player, crop)
+    ]

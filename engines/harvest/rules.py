@@ -5,6 +5,7 @@ Each function names the rulebook section it follows.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 
 from engines.core.polyomino import Cell
@@ -155,12 +156,15 @@ def space_tasks(state: HarvestState, space: Space) -> tuple[TaskSpec, ...]:
     return space.tasks
 
 
-def payments(player: Player, cost: int) -> list[pb.Payment]:
-    """Every way the player may pay a Coin cost (River the Fox: Water and Fertilizer too)."""
+def payments(player: Player, cost: int) -> Sequence[pb.Payment]:
+    """Every way the player may pay a Coin cost (River the Fox: Water and Fertilizer too).
+
+    Read only: a command built with one copies it.
+    """
     if cost <= 0:
-        return [pb.Payment()]
+        return _in_coins(0)
     if not pays_with_goods(player):
-        return [pb.Payment(coins=cost)] if player.coins >= cost else []
+        return _in_coins(cost) if player.coins >= cost else ()
     found = []
     for water in range(min(cost, player.water) + 1):
         for fertilizer in range(min(cost - water, player.fertilizer) + 1):
@@ -188,6 +192,12 @@ def payment_of(body: Paying) -> pb.Payment:
     if not body.HasField("payment"):
         raise codes.PAYMENT_MISSING()
     return body.payment
+
+
+@cache
+def _in_coins(cost: int) -> tuple[pb.Payment]:
+    # Cached: asked for every space and item listed; callers only read it.
+    return (pb.Payment(coins=cost),)
 
 
 def pay(

@@ -41,7 +41,8 @@ class Step:
     """One bundle of tasks a player resolves, in any order, before the step below it.
 
     ``mode`` marks a Plant or Tend action in progress; ``owed`` is a crop a Tend has
-    produced that must still be placed (the second Strawberry).
+    produced that must still be placed (the second Strawberry). ``kinds`` are the kinds
+    of ``tasks``, kept beside them because every command kind of a step asks for them.
     """
 
     seat: int
@@ -50,6 +51,7 @@ class Step:
     used: frozenset[str] = frozenset()
     mode: str = ""
     owed: str = ""
+    kinds: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
