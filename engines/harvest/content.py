@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -86,7 +86,7 @@ class Challenge:
     goals: tuple[Goal, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Content:
     """Everything the rules read from the data files."""
 
@@ -131,9 +131,52 @@ class Content:
     building_values: tuple[tuple[str, int], ...]
     challenges: tuple[Challenge, ...]
 
+    # Lookups by name, built once (the rules ask them on every command).
+
+    @cached_property
+    def _prices(self) -> dict[str, int]:
+        return dict(self.prices)
+
+    @cached_property
+    def _crops(self) -> dict[str, CropInfo]:
+        return {crop.name: crop for crop in self.crops}
+
+    @cached_property
+    def _sunrise(self) -> dict[int, tuple[int, TaskSpec]]:
+        return {tile: (coins, benefit) for tile, coins, benefit in self.sunrise}
+
+    @cached_property
+    def _farmhouses(self) -> dict[str, tuple[TaskSpec, ...]]:
+        return dict(self.farmhouses)
+
+    @cached_property
+    def _characters(self) -> dict[str, dict[str, Any]]:
+        return dict(self.character_rules)
+
+    @cached_property
+    def _gairy(self) -> dict[int, tuple[str, str]]:
+        return {tile: (section, arrow) for tile, section, arrow in self.gairy_tiles}
+
+    @cached_property
+    def _market_tiles(self) -> dict[str, tuple[tuple[int, tuple[TaskSpec, ...]], ...]]:
+        every = (*self.market_large, *self.market_small)
+        return dict((*every, self.market_board_large, self.market_board_small))
+
+    @cached_property
+    def _when_built(self) -> dict[str, tuple[TaskSpec, ...]]:
+        return dict(self.when_built)
+
+    @cached_property
+    def _end_game(self) -> dict[str, tuple[str, int]]:
+        return {name: (kind, per) for name, kind, per in self.end_game}
+
+    @cached_property
+    def _building_values(self) -> dict[str, int]:
+        return dict(self.building_values)
+
     def price(self, item: str) -> int:
         """A fixed Coin price: a General Store item, or a Workshop action."""
-        return dict(self.prices)[item]
+        return self._prices[item]
 
     def space(self, space_id: str) -> Space | None:
         for space in self.spaces:
@@ -142,42 +185,31 @@ class Content:
         return None
 
     def crop(self, name: str) -> CropInfo:
-        return self.crops[self.seeds.index(name)]
+        return self._crops[name]
 
     def sunrise_tile(self, number: int) -> tuple[int, TaskSpec]:
-        for tile, coins, benefit in self.sunrise:
-            if tile == number:
-                return coins, benefit
-        raise KeyError(number)
+        return self._sunrise[number]
 
     def farmhouse_tasks(self, farmhouse: str) -> tuple[TaskSpec, ...]:
-        return dict(self.farmhouses)[farmhouse]
+        return self._farmhouses[farmhouse]
 
     def character(self, name: str) -> dict[str, Any]:
-        return dict(self.character_rules).get(name, {})
+        return self._characters.get(name, {})
 
     def gairy_tile(self, number: int) -> tuple[str, str]:
-        for tile, section, arrow in self.gairy_tiles:
-            if tile == number:
-                return section, arrow
-        raise KeyError(number)
+        return self._gairy[number]
 
     def market_tile(self, tile: str) -> tuple[tuple[int, tuple[TaskSpec, ...]], ...]:
-        every = (*self.market_large, *self.market_small)
-        every = (*every, self.market_board_large, self.market_board_small)
-        return dict(every)[tile]
+        return self._market_tiles[tile]
 
     def when_built_tasks(self, building: str) -> tuple[TaskSpec, ...]:
-        return dict(self.when_built).get(building, ())
+        return self._when_built.get(building, ())
 
     def end_game_rule(self, building: str) -> tuple[str, int] | None:
-        for name, kind, per in self.end_game:
-            if name == building:
-                return kind, per
-        return None
+        return self._end_game.get(building)
 
     def building_value(self, building: str) -> int:
-        return dict(self.building_values).get(building, self.building_points)
+        return self._building_values.get(building, self.building_points)
 
     def challenge(self, challenge_id: str) -> Challenge | None:
         for challenge in self.challenges:

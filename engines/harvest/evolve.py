@@ -8,6 +8,7 @@ that produced the event did that in ``decide``. ``RECORDERS`` is checked against
 from __future__ import annotations
 
 from dataclasses import fields
+from functools import cache
 from typing import TypeVar
 
 from engines.core.recorders import Recorders, unchanged
@@ -54,6 +55,16 @@ def replace(obj: _T, **changes: object) -> _T:
 
 
 RECORDERS: Recorders[HarvestState] = Recorders(pb.Event)
+
+# A blank step, copied by ``replace`` (faster than the frozen dataclass's __init__).
+_STEP = Step(seat=-1, source="")
+
+
+@cache
+def _task(kind: str, amount: int) -> Task:
+    # Tasks are few and immutable: one instance of each is shared.
+    return Task(kind, amount)
+
 
 ORDERED_PHASES = ("actions", "jaime", "game_end")
 PHASE_AWAITS = {"sunrise": "choose", "actions": "place", "jaime": "move"}
@@ -140,12 +151,12 @@ def turn_began(state: HarvestState, e: pb.TurnBegan) -> HarvestState:
 
 @RECORDERS.on("tasks_granted")
 def tasks_granted(state: HarvestState, e: pb.TasksGranted) -> HarvestState:
-    tasks = tuple(Task(t.kind, t.amount) for t in e.tasks)
+    tasks = tuple(_task(t.kind, t.amount) for t in e.tasks)
     if e.source == "mick":
         state = _player(state, e.seat, mick_used=True)
     if e.new_step or not state.steps:
         kinds = frozenset(t.kind for t in tasks)
-        step = Step(seat=e.seat, source=e.source, tasks=tasks, mode=e.mode, kinds=kinds)
+        step = replace(_STEP, seat=e.seat, source=e.source, tasks=tasks, mode=e.mode, kinds=kinds)
         return replace(state, steps=(*state.steps, step))
     return _top_tasks(state, state.steps[-1].tasks + tasks)
 
@@ -156,7 +167,7 @@ def task_resolved(state: HarvestState, e: pb.TaskResolved) -> HarvestState:
     tasks = list(top.tasks)
     task = tasks[e.task]
     if task.kind in COUNTED and task.amount > 1:
-        tasks[e.task] = Task(task.kind, task.amount - 1)
+        tasks[e.task] = _task(task.kind, task.amount - 1)
     else:
         del tasks[e.task]
     used = top.used | {e.used} if e.used else top.used
@@ -257,10 +268,9 @@ def building_built(state: HarvestState, e: pb.BuildingBuilt) -> HarvestState:
 @RECORDERS.on("step_finished")
 def step_finished(state: HarvestState, e: pb.StepFinished) -> HarvestState:
     steps = state.steps[:-1]
-    state = replace(state, steps=steps)
     if steps:
-        return state
-    return replace(state, turn=-1, awaiting="", done=state.done | {e.seat})
+        return replace(state, steps=steps)
+    return replace(state, steps=steps, turn=-1, awaiting="", done=state.done | {e.seat})
 
 
 @RECORDERS.on("piece_moved")

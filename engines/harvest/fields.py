@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, lru_cache
 
 from engines.core.errors import RuleViolation
-from engines.core.polyomino import Shape, adjacent, normalize, orientations, placements
+from engines.core.polyomino import Cell, Shape, adjacent, normalize, orientations, placements
 from engines.harvest import codes
 from engines.harvest.characters import extra_field_action, plant_discount
 from engines.harvest.content import content
@@ -57,7 +57,13 @@ def tile_orientations(seed: str) -> frozenset[Shape]:
 
 def planting_spots(player: Player, seed: str) -> tuple[Shape, ...]:
     """Every orientation and position of the seed's tile on empty field spaces."""
-    return placements(content().crop(seed).shape, empty_cells(player))
+    return _placements(content().crop(seed).shape, empty_cells(player))
+
+
+@lru_cache(maxsize=4096)
+def _placements(shape: Shape, free: frozenset[Cell]) -> tuple[Shape, ...]:
+    # Cached: listed on every planting step, and a farm changes a few times a round.
+    return placements(shape, free)
 
 
 def tending_spots(player: Player, crop: str) -> tuple[Shape, ...]:
@@ -71,9 +77,8 @@ def tending_spots(player: Player, crop: str) -> tuple[Shape, ...]:
     if not planted:
         return ()
     grown = frozenset().union(*planted)
-    return tuple(
-        s for s in placements(content().crop(crop).shape, empty_cells(player)) if adjacent(s, grown)
-    )
+    spots = _placements(content().crop(crop).shape, empty_cells(player))
+    return tuple(s for s in spots if adjacent(s, grown))
 
 
 def field_action(state: HarvestState, cmd: pb.FieldAction, seat: int) -> list[pb.Event]:

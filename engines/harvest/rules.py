@@ -6,7 +6,7 @@ Each function names the rulebook section it follows.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 
 from engines.core.polyomino import Cell
 from engines.core.track import Track
@@ -232,15 +232,21 @@ def pay(
 
 def empty_cells(player: Player) -> frozenset[Cell]:
     """Field spaces with no Forest, Building or Crop on them."""
-    c = content()
     taken: set[Cell] = set(forest_blocks(player.forests))
     for built in player.buildings:
         taken |= built.cells
     for crop in player.crops:
         taken |= crop.cells
-    return c.grid.cells - taken
+    return field_cells() - taken
 
 
+@cache
+def field_cells() -> frozenset[Cell]:
+    """Every field space of a Farm Board."""
+    return content().grid.cells
+
+
+@lru_cache(maxsize=1024)
 def forest_blocks(forests: tuple[Cell, ...]) -> frozenset[Cell]:
     """The field spaces under Forest tiles (each 2x2, named by its top-left cell)."""
     cells: set[Cell] = set()
