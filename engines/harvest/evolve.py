@@ -82,7 +82,7 @@ def _seat(state: HarvestState, seat: int, player: Player, **changes: object) -> 
 
 def _top_tasks(state: HarvestState, tasks: tuple[Task, ...], **changes: object) -> HarvestState:
     """The top step with these tasks (and their kinds) and the other ``changes``."""
-    return _top(state, tasks=tasks, kinds=frozenset(t.kind for t in tasks), **changes)
+    return _top(state, tasks=tasks, kinds=frozenset([t.kind for t in tasks]), **changes)
 
 
 def _top(state: HarvestState, **changes: object) -> HarvestState:
@@ -151,11 +151,11 @@ def turn_began(state: HarvestState, e: pb.TurnBegan) -> HarvestState:
 
 @RECORDERS.on("tasks_granted")
 def tasks_granted(state: HarvestState, e: pb.TasksGranted) -> HarvestState:
-    tasks = tuple(_task(t.kind, t.amount) for t in e.tasks)
+    tasks = tuple([_task(t.kind, t.amount) for t in e.tasks])
     if e.source == "mick":
         state = _player(state, e.seat, mick_used=True)
     if e.new_step or not state.steps:
-        kinds = frozenset(t.kind for t in tasks)
+        kinds = frozenset([t.kind for t in tasks])
         step = replace(_STEP, seat=e.seat, source=e.source, tasks=tasks, mode=e.mode, kinds=kinds)
         return replace(state, steps=(*state.steps, step))
     return _top_tasks(state, state.steps[-1].tasks + tasks)
@@ -166,11 +166,12 @@ def task_resolved(state: HarvestState, e: pb.TaskResolved) -> HarvestState:
     top = state.steps[-1]
     tasks = list(top.tasks)
     task = tasks[e.task]
-    if task.kind in COUNTED and task.amount > 1:
-        tasks[e.task] = _task(task.kind, task.amount - 1)
-    else:
-        del tasks[e.task]
     used = top.used | {e.used} if e.used else top.used
+    if task.kind in COUNTED and task.amount > 1:
+        # One use of several: the step's task kinds stay the same.
+        tasks[e.task] = _task(task.kind, task.amount - 1)
+        return _top(state, tasks=tuple(tasks), used=used)
+    del tasks[e.task]
     return _top_tasks(state, tuple(tasks), used=used)
 
 
