@@ -178,12 +178,6 @@ class Content:
         """A fixed Coin price: a General Store item, or a Workshop action."""
         return self._prices[item]
 
-    def space(self, space_id: str) -> Space | None:
-        for space in self.spaces:
-            if space.id == space_id:
-                return space
-        return None
-
     def crop(self, name: str) -> CropInfo:
         return self._crops[name]
 

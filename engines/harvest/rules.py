@@ -35,7 +35,6 @@ __all__ = [
     "space_tasks",
     "spaces_in_play",
     "supply_left",
-    "top_step",
     "water_track",
 ]
 
@@ -114,10 +113,6 @@ def gain(state: HarvestState, seat: int, kind: str, amount: int, reason: str) ->
         raise ValueError(f"not a simple gain: {kind}")
     delta = {k: v for k, v in delta.items() if v > 0}
     return [resources(seat, reason, **delta)] if delta else []
-
-
-def top_step(state: HarvestState) -> Step | None:
-    return state.steps[-1] if state.steps else None
 
 
 def acting_step(state: HarvestState, seat: int) -> Step:
