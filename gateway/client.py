@@ -15,7 +15,6 @@ from typing import Any
 import httpx
 
 import engines
-from engines.core.bots import GreedyBot, RandomBot
 from engines.core.canonical import message_bytes
 from engines.core.contract import Engine, TableConfig
 from engines.core.game import Bot, BotFactory
@@ -32,9 +31,6 @@ __all__ = [
     "game_bot",
     "play_table",
 ]
-
-# The bots of an engine that names none of its own.
-GENERIC_BOTS: Mapping[str, BotFactory] = {"random": RandomBot, "greedy": GreedyBot}
 
 
 class ApiFailure(Exception):
@@ -245,11 +241,10 @@ class PlayedTable:
 def game_bot(engine: Engine[Any, Any, Any], name: str, seed: int) -> Bot:
     """The bot called ``name`` that the game offers, seeded with ``seed``.
 
-    A game built on the kit names its own players in ``Game.bots`` ("random", and a
-    "greedy" player that knows the game); an engine that names none gets the generic
-    bots of :mod:`engines.core.bots`.
+    Every game built on the kit names its own players in ``Game.bots`` ("random", and a
+    "greedy" player that knows the game); an engine that names none has no bots.
     """
-    offered: Mapping[str, BotFactory] = getattr(engine, "bots", None) or GENERIC_BOTS
+    offered: Mapping[str, BotFactory] = getattr(engine, "bots", {})
     if name not in offered:
         raise ValueError(
             f"unknown bots {name!r}; {engine.info.game} offers {', '.join(sorted(offered))}"

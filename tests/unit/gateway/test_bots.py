@@ -43,11 +43,19 @@ def test_an_unknown_bot_is_refused_with_the_names_offered() -> None:
         game_bot(engines.get("freunde"), "clever", 1)
 
 
-def test_an_engine_without_its_own_bots_gets_the_generic_ones() -> None:
-    """An engine that names no bots is played by the generic random and greedy bots."""
+def test_each_game_seats_its_own_greedy_player() -> None:
+    """Harvest's greedy bot is Harvest's: the lookup knows no game by name."""
+    harvest = engines.get("harvest")
+    greedy = game_bot(harvest, "greedy", 1)
+    assert type(greedy) is harvest.bots["greedy"]  # type: ignore[attr-defined]
+    assert not isinstance(greedy, (GreedyBot, GreedyFreundeBot))
+
+
+def test_an_engine_that_names_no_bots_offers_none() -> None:
+    """An engine without bots of its own is refused, naming none."""
 
     class Bare:
         info: Any = engines.get("freunde").info
 
-    assert isinstance(game_bot(Bare(), "greedy", 2), GreedyBot)  # type: ignore[arg-type]
-    assert isinstance(game_bot(Bare(), "random", 2), RandomBot)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"freunde offers $"):
+        game_bot(Bare(), "random", 2)  # type: ignore[arg-type]
