@@ -10,6 +10,7 @@ from fastapi import APIRouter
 
 from engines.core.canonical import message_bytes
 from engines.core.messages import MessageFormatError, from_json
+from gateway.api.bodies import JsonRoute
 from gateway.api.deps import GatewayDep, SeatedDep
 from gateway.errors import ApiError, status_for_rejection
 from gateway.rendering import render_stored
@@ -19,7 +20,7 @@ from proto import common_pb2
 
 __all__ = ["router"]
 
-router = APIRouter(prefix="/v1", tags=["commands"])
+router = APIRouter(prefix="/v1", tags=["commands"], route_class=JsonRoute)
 log = structlog.get_logger("gateway")
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
