@@ -7,7 +7,9 @@ import asyncio
 import json
 from typing import Any
 
+import httpx
 import pytest
+import redis
 
 from gateway.client import BotTable, GatewayClient
 from tests.e2e.helpers import all_events
@@ -57,3 +59,102 @@ def test_subscribers_follow_a_game_live_and_resume_from_last_event_id(stack: Sta
             assert resumed == results[2][0][middle:]
 
     asyncio.run(scenario())
+
+
+def _blocked_readers(redis_url: str) -> int:
+    """Redis clients blocked in XREAD right now (the gateway's live readers)."""
+    client = redis.Redis.from_url(redis_url)
+    try:
+        listed = client.client_list()
+    finally:
+        client.close()
+    return sum(1 for c in listed if c.get("cmd") == "xread" and "b" in c.get("flags", ""))
+
+
+def test_many_subscribers_share_one_reader_and_all_get_every_event_in_order(
+    stack: Stack, redis_url: str
+) -> None:
+    """150 streams on one table (spectator and both seats) are served by one blocking read
+    in Redis, not 150; each still gets exactly its own redacted log, in order."""
+    subscribers = 150
+
+    async def scenario() -> None:
+        http = httpx.AsyncClient(
+            base_url=stack.url, timeout=30.0, limits=httpx.Limits(max_connections=None)
+        )
+        async with GatewayClient(stack.url, http=http) as client:
+            table = await BotTable.open(
+                client, "freunde", 2, bot_seed=9, options={"round_limit": 1}
+            )
+            viewers = [None, table.tokens[0], table.tokens[1]]
+            connected: set[int] = set()
+
+            async def follow(number: int) -> list[dict[str, Any]]:
+                got: list[dict[str, Any]] = []
+                async for message in client.stream(table.table_id, viewers[number % 3]):
+                    if message.event == "end":
+                        return got
+                    got.append(json.loads(message.data))
+                    connected.add(number)
+                return got
+
+            tasks = [asyncio.create_task(follow(n)) for n in range(subscribers)]
+            while len(connected) < subscribers:
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(0.2)
+            assert _blocked_readers(redis_url) <= 1
+            while await table.step():
+                pass
+            results = await asyncio.wait_for(asyncio.gather(*tasks), timeout=120)
+            expected = [await all_events(client, table.table_id, v) for v in viewers]
+            for number, got in enumerate(results):
+                assert got == expected[number % 3], f"subscriber {number}"
+                assert [e["version"] for e in got] == sorted({e["version"] for e in got})
+
+    asyncio.run(scenario())
+
+
+def test_a_quiet_stream_stays_open_with_heartbeats_then_delivers_the_next_event(
+    redis_url: str,
+) -> None:
+    """Idle for longer than the Redis client's 5 s socket timeout, the stream keeps
+    sending heartbeats, stays open, and then delivers the next command's event."""
+    with Stack(redis_url, extra_env={"BW_STREAM_PING_SECONDS": "1"}) as own:
+
+        async def scenario() -> None:
+            async with GatewayClient(own.url) as client:
+                table = await BotTable.open(client, "freunde", 2, bot_seed=2)
+                lines: asyncio.Queue[str] = asyncio.Queue()
+
+                async def read() -> None:
+                    async with client.http.stream(
+                        "GET",
+                        f"/v1/tables/{table.table_id}/events/stream",
+                        headers={"Authorization": f"Bearer {table.tokens[0]}"},
+                        timeout=httpx.Timeout(30.0, read=None),
+                    ) as response:
+                        async for line in response.aiter_lines():
+                            await lines.put(line)
+
+                reader = asyncio.create_task(read())
+                seen = 0
+                while seen < table.version:
+                    line = await asyncio.wait_for(lines.get(), timeout=30)
+                    if line.startswith("id: "):
+                        seen = int(line.removeprefix("id: "))
+                await asyncio.sleep(7)
+                quiet = [lines.get_nowait() for _ in range(lines.qsize())]
+                assert not reader.done(), "the stream was cut while the table was quiet"
+                assert any(line.startswith(":") for line in quiet), quiet
+                assert not any(line.startswith("id: ") for line in quiet), quiet
+                await table.step()
+                while True:
+                    line = await asyncio.wait_for(lines.get(), timeout=30)
+                    if line.startswith("id: "):
+                        assert int(line.removeprefix("id: ")) == seen + 1
+                        break
+                reader.cancel()
+
+        asyncio.run(scenario())
+        log = (own.log_dir / "gateway.log").read_text()
+        assert "gateway.unhandled" not in log and "Traceback" not in log
