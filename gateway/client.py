@@ -6,6 +6,7 @@ client, so they exercise exactly what an outside client would.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import secrets
@@ -56,8 +57,14 @@ def _bearer(token: str | None) -> dict[str, str]:
     return {} if token is None else {"Authorization": f"Bearer {token}"}
 
 
+# A 429 is waited out (its Retry-After, at most this long) this many times before it fails.
+_RATE_LIMIT_RETRIES = 3
+_RATE_LIMIT_WAIT_CAP_S = 30.0
+
+
 class GatewayClient:
-    """Typed calls to one gateway; every error body becomes :class:`ApiFailure`."""
+    """Typed calls to one gateway; every error body becomes :class:`ApiFailure`. A call
+    refused with 429 waits for its ``Retry-After`` and is sent again (a few times)."""
 
     def __init__(self, base_url: str, http: httpx.AsyncClient | None = None) -> None:
         self.base_url = base_url.rstrip("/")
@@ -80,9 +87,13 @@ class GatewayClient:
         params: dict[str, Any] | None = None,
         body: Any = None,
     ) -> Any:
-        response = await self.http.request(
-            method, path, headers=_bearer(token), params=params, json=body
-        )
+        for attempt in range(_RATE_LIMIT_RETRIES + 1):
+            response = await self.http.request(
+                method, path, headers=_bearer(token), params=params, json=body
+            )
+            if response.status_code != 429 or attempt == _RATE_LIMIT_RETRIES:
+                break
+            await asyncio.sleep(_retry_after(response))
         if response.status_code >= 400:
             raise _failure(response)
         return response.json()
@@ -118,6 +129,16 @@ class GatewayClient:
         reply: dict[str, Any] = await self._call(
             "GET", f"/v1/tables/{table_id}", token, params=params
         )
+        return reply
+
+    async def view_after(self, result: dict[str, Any], token: str | None = None) -> dict[str, Any]:
+        """The caller's view no older than a command's ``result``: read your own write.
+
+        Views are projected a moment after a command is applied, so a plain read right
+        after a command may still show the table before it; the result's ``links.view``
+        asks for its version (``min_version``).
+        """
+        reply: dict[str, Any] = await self._call("GET", result["links"]["view"], token)
         return reply
 
     async def legal_commands(self, table_id: str, token: str) -> dict[str, Any]:
@@ -206,6 +227,14 @@ class GatewayClient:
                 if name == "data" and "data" in fields:
                     value = f"{fields['data']}\n{value}"
                 fields[name] = value
+
+
+def _retry_after(response: httpx.Response) -> float:
+    try:
+        wait = float(response.headers.get("retry-after", "1"))
+    except ValueError:
+        wait = 1.0
+    return min(max(wait, 0.0), _RATE_LIMIT_WAIT_CAP_S)
 
 
 def _failure(response: httpx.Response) -> ApiFailure:

@@ -89,4 +89,5 @@ async def send_command(body: CommandIn, caller: SeatedDep, gateway: GatewayDep) 
         version=accepted.version,
         duplicate=accepted.duplicate,
         events=[EventOut(**render_stored(engine, e, caller.seat)) for e in accepted.events],
+        links={"view": f"/v1/tables/{caller.table_id}?min_version={accepted.version}"},
     )
