@@ -144,9 +144,10 @@ class LiveTables:
                 del self._readers[shard]
                 await reader.stop()
 
-    def counts(self) -> tuple[int, int]:
-        """(shard readers running, tables followed)."""
-        return len(self._readers), sum(len(r.tables) for r in self._readers.values())
+    def counts(self) -> tuple[int, int, int]:
+        """(shard readers running, tables followed, subscribers)."""
+        watches = [w for r in self._readers.values() for w in r.tables.values()]
+        return len(self._readers), len(watches), sum(w.subscribers for w in watches)
 
     async def close(self) -> None:
         readers = list(self._readers.values())

@@ -76,7 +76,8 @@ class RateLimit:
             await self.app(scope, receive, send)
             return
         # Built with the app's other Redis clients when it starts.
-        limits: RateLimits = scope["app"].state.gateway.limits
+        gateway = scope["app"].state.gateway
+        limits: RateLimits = gateway.limits
         client = scope.get("client")
         address = client[0] if client else "unknown"
         token = bearer_token(Headers(scope=scope).get("authorization"))
@@ -86,6 +87,7 @@ class RateLimit:
             await self.app(scope, receive, send)
             return
         log.info("http.rate_limited", budget=refused.budget, retry_after=refused.retry_after_s)
+        gateway.metrics.rate_limited.labels(budget=refused.budget).inc()
         response = ErrorResponse(
             status_code=429,
             content=error_body(

@@ -158,6 +158,8 @@ def test_table_creation_has_a_quota_shared_by_every_gateway(limited: Stack) -> N
         _assert_limited(first.post("/v1/tables", json=body, headers=_from("203.0.113.7")), "create")
         other = first.post("/v1/tables", json=body, headers=_from("203.0.113.8"))
         assert other.status_code == 201
+        counted = first.get("/metrics").text + second.get("/metrics").text
+        assert 'bw_gateway_rate_limited_total{budget="create"} 1.0' in counted
 
 
 def test_an_address_and_a_seat_token_each_have_a_budget_across_gateways(limited: Stack) -> None:

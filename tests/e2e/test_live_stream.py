@@ -71,6 +71,12 @@ def _blocked_readers(redis_url: str) -> int:
     return sum(1 for c in listed if c.get("cmd") == "xread" and "b" in c.get("flags", ""))
 
 
+def _gauge(metrics: str, what: str) -> float:
+    series = f'bw_gateway_live{{what="{what}"}}'
+    line = next(x for x in metrics.splitlines() if x.startswith(series))
+    return float(line.split()[-1])
+
+
 def test_many_subscribers_share_one_reader_and_all_get_every_event_in_order(
     stack: Stack, redis_url: str
 ) -> None:
@@ -103,6 +109,9 @@ def test_many_subscribers_share_one_reader_and_all_get_every_event_in_order(
                 await asyncio.sleep(0.05)
             await asyncio.sleep(0.2)
             assert _blocked_readers(redis_url) <= 1
+            metrics = (await http.get("/metrics")).text
+            assert _gauge(metrics, "subscribers") >= subscribers
+            assert _gauge(metrics, "readers") == 1
             while await table.step():
                 pass
             results = await asyncio.wait_for(asyncio.gather(*tasks), timeout=120)
