@@ -300,3 +300,14 @@ def test_hostile_json_never_gets_a_5xx(stack: Stack, target: Target, http: httpx
     assert {409, 422} <= set(statuses), statuses
     after = http.get(f"/v1/tables/{target.table_id}/events").json()
     assert after["head"] == target.head
+
+
+@pytest.mark.parametrize("value", [-5, 0, 10**30, 2.5, "five", None, True])
+def test_an_invalid_table_option_is_a_422_naming_it(http: httpx.Client, value: Any) -> None:
+    """The issue's example (round_limit -5 or 10^30) was a 503 clients retried forever."""
+    reply = http.post(
+        "/v1/tables", json={"game": "freunde", "seats": 2, "options": {"round_limit": value}}
+    )
+    assert reply.status_code == 422, reply.text
+    assert reply.json()["code"] == "option.invalid"
+    assert reply.json()["details"]["option"] == "round_limit"
