@@ -28,7 +28,9 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
     403: {"model": ErrorOut, "description": "The token is not this table's seat, or not `seat`"},
     404: {"model": ErrorOut, "description": "No such table"},
     409: {"model": ErrorOut, "description": "`version.conflict`: expected_version is stale"},
+    413: {"model": ErrorOut, "description": "`request.too_large`: the body is over the limit"},
     422: {"model": ErrorOut, "description": "Malformed command or a rule violation"},
+    429: {"model": ErrorOut, "description": "`rate.limited`: wait `Retry-After` seconds"},
     503: {"model": ErrorOut, "description": "The engine service is not reachable"},
 }
 

@@ -34,7 +34,7 @@ router = APIRouter(prefix="/v1", tags=["tables"], route_class=JsonRoute)
 log = structlog.get_logger("gateway")
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorOut} for code in (401, 403, 404, 409, 422, 503)
+    code: {"model": ErrorOut} for code in (401, 403, 404, 409, 413, 422, 429, 503)
 }
 MinVersion = Annotated[
     int | None,
