@@ -76,9 +76,10 @@ data:
   REDIS_URL: redis://redis-cluster:6379/0
   BW_SHARDS: "64"
   BW_ENGINE_ADDRS: {addrs}
-  # The gateways are reached only through the cluster's ingress, so the client address
-  # the rate limits count comes from its X-Forwarded-For.
-  BW_FORWARDED_ALLOW_IPS: "*"
+  # Where the ingress controller's pods live (your pod network): the gateways then take the
+  # client address the rate limits count from the entry the ingress appended to
+  # X-Forwarded-For. Never "*": that trusts the left-most entry, which the client writes.
+  BW_FORWARDED_ALLOW_IPS: "10.0.0.0/8"
 """
 
 _COMPOSE = """\

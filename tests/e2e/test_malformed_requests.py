@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -311,3 +312,53 @@ def test_an_invalid_table_option_is_a_422_naming_it(http: httpx.Client, value: A
     assert reply.status_code == 422, reply.text
     assert reply.json()["code"] == "option.invalid"
     assert reply.json()["details"]["option"] == "round_limit"
+
+
+def _stream_status(url: str, table_id: str, last_event_id: bytes) -> tuple[int, bytes]:
+    """The status and head of a raw SSE request with ``last_event_id`` as sent bytes."""
+    host, port = url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=30) as sock:
+        sock.sendall(
+            f"GET /v1/tables/{table_id}/events/stream HTTP/1.1\r\nHost: gateway\r\n".encode()
+            + b"Last-Event-ID: "
+            + last_event_id
+            + b"\r\nConnection: close\r\n\r\n"
+        )
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = sock.recv(4096)
+            if not chunk:
+                break
+            head += chunk
+    return int(head.split(b" ", 2)[1]), head
+
+
+def _is_version(raw: bytes) -> bool:
+    text = raw.decode("latin-1").strip(" \t")
+    return text == "" or (text.isascii() and text.isdigit() and int(text) < 2**63)
+
+
+def test_a_hostile_last_event_id_is_a_422_or_a_valid_resume(stack: Stack, target: Target) -> None:
+    """Any header value a client can send: a version resumes the stream, anything else
+    (a 32-digit number, '²', a sign, an exponent) is a 422, never a stream that breaks."""
+    header_bytes = st.binary(max_size=40).filter(lambda b: not set(b) & {0, 10, 13})
+    values = (
+        st.sampled_from([b"9" * 32, b"\xb2", b"-1", b"1e3", b" 5 ", b"007", b"9" * 19])
+        | st.from_regex(rb"\A[0-9]{1,32}\Z")
+        | header_bytes
+    )
+
+    @settings(
+        max_examples=200,
+        deadline=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    )
+    @given(value=values)
+    def probe(value: bytes) -> None:
+        status, head = _stream_status(stack.url, target.table_id, value)
+        if _is_version(value):
+            assert status == 200 and b"text/event-stream" in head, (value, head)
+        else:
+            assert 400 <= status < 500, (value, head)
+
+    probe()

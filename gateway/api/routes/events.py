@@ -11,6 +11,7 @@ from sse_starlette import EventSourceResponse
 
 from gateway.api.deps import Gateway, GatewayDep, TableCaller, TableCallerDep
 from gateway.api.reads import engine_view, viewer
+from gateway.errors import ApiError
 from gateway.rendering import render_redacted
 from gateway.schemas.responses import ErrorOut, EventOut, EventsOut
 from proto import engine_pb2
@@ -64,11 +65,25 @@ async def events(
     )
 
 
+_MAX_VERSION = 2**63 - 1
+
+
 def _resume_point(after: int, last_event_id: str | None) -> int:
-    """Where a (re)connecting subscriber resumes: ``Last-Event-ID`` wins over ``after``."""
-    if last_event_id is not None and last_event_id.strip().isdigit():
-        return int(last_event_id.strip())
-    return after
+    """Where a (re)connecting subscriber resumes: ``Last-Event-ID`` wins over ``after``.
+
+    The stream only ever sends versions as ids, so anything else in the header is a 422.
+    """
+    text = (last_event_id or "").strip()
+    if not text:
+        return after
+    if not (text.isascii() and text.isdigit()) or int(text) > _MAX_VERSION:
+        raise ApiError(
+            422,
+            "request.invalid",
+            "Last-Event-ID must be the id of an event this stream sent (a version).",
+            {"header": "Last-Event-ID"},
+        )
+    return int(text)
 
 
 async def _stream(
