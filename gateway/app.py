@@ -16,7 +16,7 @@ from gateway.api.main import api_router, ops_router
 from gateway.api.routes.games import example_command
 from gateway.engines import GameBackends
 from gateway.errors import install_error_handlers
-from gateway.live import LiveTables, SharedCalls
+from gateway.live import LiveTables, SharedCalls, StreamSlots
 from gateway.metrics import GatewayMetrics
 from gateway.middleware import BodyLimit, RateLimit, RequestLog
 from gateway.ratelimits import RateLimits
@@ -55,7 +55,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             settings.rate_limit_seat,
             settings.rate_limit_create,
         )
-        app.state.gateway = Gateway(settings, store, backends, metrics, live, SharedCalls(), limits)
+        streams = StreamSlots(settings.streams_per_address, settings.max_streams)
+        app.state.gateway = Gateway(
+            settings, store, backends, metrics, live, SharedCalls(), limits, streams
+        )
         log.info("gateway.started", games=backends.names(), shards=settings.shards)
         try:
             yield

@@ -26,7 +26,7 @@ from redis.exceptions import RedisError
 
 from services.eventstore import ShardKeys, shard_of
 
-__all__ = ["LiveTables", "SharedCalls", "TableWatch"]
+__all__ = ["LiveTables", "SharedCalls", "StreamSlots", "TableWatch"]
 
 log = structlog.get_logger("gateway.live")
 
@@ -154,6 +154,40 @@ class LiveTables:
         self._readers.clear()
         for reader in readers:
             await reader.stop()
+
+
+class StreamSlots:
+    """How many streams this process holds open, in all and per client address: one client
+    must not be able to take every file descriptor of the gateway."""
+
+    def __init__(self, per_address: int, total: int) -> None:
+        self.per_address = per_address
+        self.total = total
+        self._open: dict[str, int] = {}
+        self._count = 0
+
+    def take(self, address: str) -> str | None:
+        """Take a slot for ``address``; ``None`` on success, else which bound is reached
+        (``"address"`` or ``"total"``)."""
+        if self._count >= self.total:
+            return "total"
+        if self._open.get(address, 0) >= self.per_address:
+            return "address"
+        self._open[address] = self._open.get(address, 0) + 1
+        self._count += 1
+        return None
+
+    @property
+    def open(self) -> int:
+        return self._count
+
+    def give_back(self, address: str) -> None:
+        left = self._open[address] - 1
+        if left:
+            self._open[address] = left
+        else:
+            del self._open[address]
+        self._count -= 1
 
 
 class SharedCalls:

@@ -44,7 +44,8 @@ class GatewayMetrics:
         )
         self.live = Gauge(
             "bw_gateway_live",
-            "Live streaming: shard readers running, tables followed, SSE subscribers.",
+            "Live streaming: shard readers running, tables followed, SSE subscribers, open"
+            " SSE responses (streams).",
             ["what"],
             registry=self.registry,
         )
@@ -61,7 +62,8 @@ class GatewayMetrics:
             registry=self.registry,
         )
 
-    def record_live(self, readers: int, tables: int, subscribers: int) -> None:
+    def record_live(self, readers: int, tables: int, subscribers: int, streams: int) -> None:
+        self.live.labels(what="streams").set(streams)
         self.live.labels(what="readers").set(readers)
         self.live.labels(what="tables").set(tables)
         self.live.labels(what="subscribers").set(subscribers)

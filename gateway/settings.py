@@ -32,6 +32,9 @@ class Settings(DeploymentSettings):
     stream_ping_seconds: float = Field(
         default=15.0, gt=0, validation_alias="BW_STREAM_PING_SECONDS"
     )
+    # SSE streams one gateway process holds open: per client address, and in all.
+    streams_per_address: int = Field(default=100, ge=1, validation_alias="BW_STREAMS_PER_ADDRESS")
+    max_streams: int = Field(default=10_000, ge=1, validation_alias="BW_MAX_STREAMS")
     # /readyz gives Redis this long to answer PING before it reports "not ready".
     ready_timeout_seconds: float = Field(
         default=1.0, gt=0, validation_alias="BW_READY_TIMEOUT_SECONDS"

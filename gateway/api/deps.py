@@ -16,7 +16,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from gateway.engines import GameBackend, GameBackends
 from gateway.errors import ApiError
-from gateway.live import LiveTables, SharedCalls
+from gateway.live import LiveTables, SharedCalls, StreamSlots
 from gateway.metrics import GatewayMetrics
 from gateway.ratelimits import RateLimits
 from gateway.seats import bearer_token, seat_of
@@ -52,6 +52,7 @@ class Gateway:
     live: LiveTables
     shared: SharedCalls
     limits: RateLimits
+    streams: StreamSlots
 
 
 async def get_gateway(request: Request) -> Gateway:

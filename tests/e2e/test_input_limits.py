@@ -3,8 +3,10 @@ rate limits hold across two gateway processes sharing one Redis."""
 
 from __future__ import annotations
 
+import contextlib
 import select
 import socket
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -120,6 +122,8 @@ def limited(redis_url: str) -> Iterator[Stack]:
         "BW_RATE_LIMIT_ADDRESS": "30/minute",
         "BW_RATE_LIMIT_SEAT": "8/minute",
         "BW_RATE_LIMIT_CREATE": "4/minute",
+        "BW_STREAMS_PER_ADDRESS": "3",
+        "BW_MAX_STREAMS": "5",
     }
     with Stack(redis_url, gateways=2, extra_env=env) as running:
         yield running
@@ -190,3 +194,48 @@ def test_an_address_and_a_seat_token_each_have_a_budget_across_gateways(limited:
         )
         other = first.get(f"/v1/tables/{table}", headers=_from("192.0.2.99", theirs))
         assert other.status_code == 200
+
+
+def test_streams_are_bounded_per_address_and_per_gateway(limited: Stack) -> None:
+    """Three open streams per address and five in all on one gateway: the fourth from one
+    address is 429 stream.too_many, the sixth in all 503 stream.capacity; a stream that
+    ends (even before its first message) gives its slot back."""
+    with httpx.Client(base_url=limited.url, timeout=30.0) as http:
+        table = http.post(
+            "/v1/tables", json={"game": "freunde", "seats": 2}, headers=_from("198.51.100.60")
+        ).json()["table_id"]
+        path = f"/v1/tables/{table}/events/stream"
+
+        def hold(address: str) -> httpx.Response:
+            opened = held.enter_context(http.stream("GET", path, headers=_from(address)))
+            assert opened.status_code == 200
+            return opened
+
+        for _ in range(10):
+            with http.stream("GET", path, headers=_from("198.51.100.61")) as left:
+                assert left.status_code == 200
+        _wait_for_open_streams(http, 0)
+        with contextlib.ExitStack() as held:
+            for _ in range(3):
+                hold("198.51.100.61")
+            fourth = http.get(path, headers=_from("198.51.100.61"))
+            assert fourth.status_code == 429 and fourth.json()["code"] == "stream.too_many"
+            hold("198.51.100.62")
+            hold("198.51.100.62")
+            full = http.get(path, headers=_from("198.51.100.63"))
+            assert full.status_code == 503 and full.json()["code"] == "stream.capacity"
+            assert int(full.headers["Retry-After"]) >= 1
+        _wait_for_open_streams(http, 0)
+        with http.stream("GET", path, headers=_from("198.51.100.63")) as later:
+            assert later.status_code == 200
+
+
+def _wait_for_open_streams(http: httpx.Client, count: int) -> None:
+    """Until the gateway has noticed that the streams its clients closed are gone."""
+    series = 'bw_gateway_live{what="streams"} '
+    for _ in range(600):
+        lines = http.get("/metrics").text.splitlines()
+        if f"{series}{float(count)}" in lines:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"the gateway still counts open streams: {lines}")

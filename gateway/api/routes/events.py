@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Query
+from fastapi import APIRouter, Header, Query, Request
 from sse_starlette import EventSourceResponse
+from starlette.types import Receive, Scope, Send
 
 from gateway.api.deps import Gateway, GatewayDep, TableCaller, TableCallerDep
 from gateway.api.reads import engine_view, viewer
-from gateway.errors import ApiError
+from gateway.errors import RETRY_AFTER_UNAVAILABLE, ApiError
 from gateway.rendering import render_redacted
 from gateway.schemas.responses import ErrorOut, EventOut, EventsOut
 from proto import engine_pb2
@@ -21,7 +22,7 @@ __all__ = ["router"]
 router = APIRouter(prefix="/v1", tags=["events"])
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorOut} for code in (403, 404, 422, 503)
+    code: {"model": ErrorOut} for code in (403, 404, 422, 429, 503)
 }
 _PAGE = 500
 After = Annotated[int, Query(ge=0, le=2**63 - 1, description="Only events after this version.")]
@@ -71,19 +72,13 @@ _MAX_VERSION = 2**63 - 1
 def _resume_point(after: int, last_event_id: str | None) -> int:
     """Where a (re)connecting subscriber resumes: ``Last-Event-ID`` wins over ``after``.
 
-    The stream only ever sends versions as ids, so anything else in the header is a 422.
+    The stream's ids are versions; a header that is not one (not ASCII digits, or beyond
+    any version) is ignored, as an id this stream never sent.
     """
     text = (last_event_id or "").strip()
-    if not text:
-        return after
-    if not (text.isascii() and text.isdigit()) or int(text) > _MAX_VERSION:
-        raise ApiError(
-            422,
-            "request.invalid",
-            "Last-Event-ID must be the id of an event this stream sent (a version).",
-            {"header": "Last-Event-ID"},
-        )
-    return int(text)
+    if text.isascii() and text.isdigit() and int(text) <= _MAX_VERSION:
+        return int(text)
+    return after
 
 
 async def _stream(
@@ -154,12 +149,48 @@ _STREAM_EXAMPLE = (
     ),
 )
 async def event_stream(
+    request: Request,
     caller: TableCallerDep,
     gateway: GatewayDep,
     after: After = 0,
     last_event_id: Annotated[str | None, Header(max_length=32)] = None,
 ) -> EventSourceResponse:
     start = _resume_point(after, last_event_id)
-    return EventSourceResponse(
-        _stream(gateway, caller, start), ping=gateway.settings.stream_ping_seconds
+    address = request.client.host if request.client else "unknown"
+    bound = gateway.streams.take(address)
+    if bound == "address":
+        raise ApiError(
+            429,
+            "stream.too_many",
+            f"This address has {gateway.streams.per_address} streams open here already.",
+            {"max_streams": str(gateway.streams.per_address)},
+        )
+    if bound == "total":
+        raise ApiError(
+            503,
+            "stream.capacity",
+            "This gateway holds as many streams as it can; retry later.",
+            headers={"Retry-After": str(RETRY_AFTER_UNAVAILABLE)},
+        )
+    return _SlotStream(
+        _stream(gateway, caller, start),
+        release=lambda: gateway.streams.give_back(address),
+        ping=gateway.settings.stream_ping_seconds,
     )
+
+
+class _SlotStream(EventSourceResponse):
+    """An SSE response that gives its stream slot back however it ends (the generator
+    alone would not, when the client leaves before the first message)."""
+
+    def __init__(
+        self, content: AsyncIterator[dict[str, Any]], release: Callable[[], None], ping: float
+    ) -> None:
+        super().__init__(content, ping=ping)
+        self._release = release
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self._release()
