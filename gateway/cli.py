@@ -21,6 +21,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
+import httpx
 import typer
 from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
@@ -80,7 +81,7 @@ def _run(coro: Any) -> Any:
     except ApiFailure as failure:
         errors.print(f"[red]error[/red] {failure.status} {failure.code}: {failure.message}")
         raise typer.Exit(1) from None
-    except OSError as down:
+    except (OSError, httpx.HTTPError) as down:
         errors.print(f"[red]error[/red] cannot reach the gateway: {down}")
         raise typer.Exit(1) from None
 

@@ -57,6 +57,9 @@ def _bearer(token: str | None) -> dict[str, str]:
     return {} if token is None else {"Authorization": f"Bearer {token}"}
 
 
+# A dropped SSE connection is opened again this many times in a row, this long apart.
+_STREAM_RECONNECTS = 5
+_STREAM_RECONNECT_DELAY_S = 1.0
 # A 429 is waited out (its Retry-After, at most this long) this many times before it fails.
 _RATE_LIMIT_RETRIES = 3
 _RATE_LIMIT_WAIT_CAP_S = 30.0
@@ -197,8 +200,34 @@ class GatewayClient:
         table_id: str,
         token: str | None = None,
         last_event_id: str | None = None,
+        reconnects: int = _STREAM_RECONNECTS,
     ) -> AsyncIterator[ServerEvent]:
-        """The table's SSE stream until the server closes it (after ``end``)."""
+        """The table's SSE stream until the server closes it (after ``end``).
+
+        Like a browser's ``EventSource``, a connection that drops (a gateway restarting, a
+        proxy timing out) is opened again with ``Last-Event-ID``, so no event is lost or
+        repeated; ``reconnects`` failures in a row without an event in between give up.
+        """
+        failures = 0
+        while True:
+            try:
+                async for message in self._stream_once(table_id, token, last_event_id):
+                    failures = 0
+                    if message.id is not None:
+                        last_event_id = message.id
+                    yield message
+                    if message.event == "end":
+                        return
+                return
+            except httpx.TransportError:
+                failures += 1
+                if failures > reconnects:
+                    raise
+                await asyncio.sleep(_STREAM_RECONNECT_DELAY_S)
+
+    async def _stream_once(
+        self, table_id: str, token: str | None, last_event_id: str | None
+    ) -> AsyncIterator[ServerEvent]:
         headers = _bearer(token)
         if last_event_id is not None:
             headers["Last-Event-ID"] = last_event_id
@@ -227,6 +256,8 @@ class GatewayClient:
                 if name == "data" and "data" in fields:
                     value = f"{fields['data']}\n{value}"
                 fields[name] = value
+        # The server closed the stream without `end`: a dropped connection.
+        raise httpx.RemoteProtocolError("the stream ended without its end message")
 
 
 def _retry_after(response: httpx.Response) -> float:

@@ -4,6 +4,7 @@ resume after ``Last-Event-ID``, and are told when the game has ended."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from typing import Any
 
@@ -167,3 +168,78 @@ def test_a_quiet_stream_stays_open_with_heartbeats_then_delivers_the_next_event(
         asyncio.run(scenario())
         log = (own.log_dir / "gateway.log").read_text()
         assert "gateway.unhandled" not in log and "Traceback" not in log
+
+
+class CuttableRelay:
+    """A TCP relay in front of the gateway whose open connections the test can cut, as a
+    restarting proxy or a flaky network would."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.writers: list[asyncio.StreamWriter] = []
+        self.server: asyncio.Server | None = None
+
+    async def start(self) -> str:
+        self.server = await asyncio.start_server(self._relay, "127.0.0.1", 0)
+        return f"http://127.0.0.1:{self.server.sockets[0].getsockname()[1]}"
+
+    async def _relay(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.port)
+        self.writers += [writer, up_writer]
+
+        async def pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+            with contextlib.suppress(OSError):
+                while data := await source.read(65536):
+                    sink.write(data)
+                    await sink.drain()
+            sink.close()
+
+        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+
+    def cut(self) -> None:
+        for writer in self.writers:
+            writer.transport.abort()
+        self.writers.clear()
+
+    async def stop(self) -> None:
+        self.cut()
+        if self.server is not None:
+            self.server.close()
+
+
+def test_a_dropped_stream_reconnects_and_resumes_without_gaps(stack: Stack) -> None:
+    """The connection is cut twice mid-game; the client reconnects with Last-Event-ID and
+    its events are exactly the table's log, none lost and none twice."""
+
+    async def scenario() -> None:
+        relay = CuttableRelay(stack.port)
+        relay_url = await relay.start()
+        async with GatewayClient(stack.url) as direct, GatewayClient(relay_url) as cut:
+            table = await BotTable.open(
+                direct, "freunde", 2, bot_seed=11, options={"round_limit": 1}
+            )
+            got: list[dict[str, Any]] = []
+
+            async def follow() -> None:
+                async for message in cut.stream(table.table_id):
+                    if message.event == "end":
+                        return
+                    got.append(json.loads(message.data))
+
+            follower = asyncio.create_task(follow())
+            for _ in range(2):
+                for _ in range(5):
+                    await table.step()
+                while not got or got[-1]["version"] < table.version:
+                    if follower.done():
+                        follower.result()  # the stream gave up: show why
+                        raise AssertionError("the stream ended before the game did")
+                    await asyncio.sleep(0.05)
+                relay.cut()
+            while await table.step():
+                pass
+            await asyncio.wait_for(follower, timeout=60)
+            await relay.stop()
+            assert got == await all_events(direct, table.table_id, None)
+
+    asyncio.run(scenario())
