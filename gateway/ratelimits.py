@@ -28,11 +28,12 @@ from limits.aio.strategies import SlidingWindowCounterRateLimiter
 from limits.errors import StorageError
 from redis.exceptions import RedisError
 
+from services.eventstore import RATE_LIMIT_PREFIX
+
 __all__ = ["Budget", "RateLimits", "Refusal", "parse_budget"]
 
 log = structlog.get_logger("gateway.ratelimits")
 
-KEY_PREFIX = "bw:limits"
 # A limit check that takes longer than this lets the request through.
 _CHECK_TIMEOUT_S = 1.0
 
@@ -66,14 +67,14 @@ def _storage(url: str, cluster: bool) -> Storage:
         return RedisClusterStorage(
             f"async+redis+cluster://{rest}",
             implementation="redispy",
-            key_prefix=KEY_PREFIX,
+            key_prefix=RATE_LIMIT_PREFIX,
             wrap_exceptions=True,
             **options,
         )
     return RedisStorage(
         f"async+{scheme}://{rest}",
         implementation="redispy",
-        key_prefix=KEY_PREFIX,
+        key_prefix=RATE_LIMIT_PREFIX,
         wrap_exceptions=True,
         **options,
     )
