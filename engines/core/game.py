@@ -197,10 +197,7 @@ def menus(words: Sequence[MoveWords], size: int = MENU_SIZE) -> list[tuple[str, 
 
 def command_of(command_type: type[C], kind: str, body: Message) -> C:
     """The game's ``Command`` holding ``body`` as its ``kind`` (an empty body counts)."""
-    command = command_type()
-    getattr(command, kind).SetInParent()
-    getattr(command, kind).MergeFrom(body)
-    return command
+    return command_type(**{kind: body})
 
 
 class Game(Generic[S, C, E]):
