@@ -6,6 +6,7 @@ client, so they exercise exactly what an outside client would.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import secrets
 from collections.abc import AsyncIterator, Callable, Mapping
@@ -57,8 +58,17 @@ def _bearer(token: str | None) -> dict[str, str]:
     return {} if token is None else {"Authorization": f"Bearer {token}"}
 
 
+# A dropped SSE connection is opened again this many times in a row, this long apart.
+_STREAM_RECONNECTS = 5
+_STREAM_RECONNECT_DELAY_S = 1.0
+# A 429 is waited out (its Retry-After, at most this long) this many times before it fails.
+_RATE_LIMIT_RETRIES = 3
+_RATE_LIMIT_WAIT_CAP_S = 30.0
+
+
 class GatewayClient:
-    """Typed calls to one gateway; every error body becomes :class:`ApiFailure`."""
+    """Typed calls to one gateway; every error body becomes :class:`ApiFailure`. A call
+    refused with 429 waits for its ``Retry-After`` and is sent again (a few times)."""
 
     def __init__(self, base_url: str, http: httpx.AsyncClient | None = None) -> None:
         self.base_url = base_url.rstrip("/")
@@ -81,9 +91,13 @@ class GatewayClient:
         params: dict[str, Any] | None = None,
         body: Any = None,
     ) -> Any:
-        response = await self.http.request(
-            method, path, headers=_bearer(token), params=params, json=body
-        )
+        for attempt in range(_RATE_LIMIT_RETRIES + 1):
+            response = await self.http.request(
+                method, path, headers=_bearer(token), params=params, json=body
+            )
+            if response.status_code != 429 or attempt == _RATE_LIMIT_RETRIES:
+                break
+            await asyncio.sleep(_retry_after(response))
         if response.status_code >= 400:
             raise _failure(response)
         return response.json()
@@ -119,6 +133,16 @@ class GatewayClient:
         reply: dict[str, Any] = await self._call(
             "GET", f"/v1/tables/{table_id}", token, params=params
         )
+        return reply
+
+    async def view_after(self, result: dict[str, Any], token: str | None = None) -> dict[str, Any]:
+        """The caller's view no older than a command's ``result``: read your own write.
+
+        Views are projected a moment after a command is applied, so a plain read right
+        after a command may still show the table before it; the result's ``links.view``
+        asks for its version (``min_version``).
+        """
+        reply: dict[str, Any] = await self._call("GET", result["links"]["view"], token)
         return reply
 
     async def legal_commands(self, table_id: str, token: str) -> dict[str, Any]:
@@ -177,8 +201,34 @@ class GatewayClient:
         table_id: str,
         token: str | None = None,
         last_event_id: str | None = None,
+        reconnects: int = _STREAM_RECONNECTS,
     ) -> AsyncIterator[ServerEvent]:
-        """The table's SSE stream until the server closes it (after ``end``)."""
+        """The table's SSE stream until the server closes it (after ``end``).
+
+        Like a browser's ``EventSource``, a connection that drops (a gateway restarting, a
+        proxy timing out) is opened again with ``Last-Event-ID``, so no event is lost or
+        repeated; ``reconnects`` failures in a row without an event in between give up.
+        """
+        failures = 0
+        while True:
+            try:
+                async for message in self._stream_once(table_id, token, last_event_id):
+                    failures = 0
+                    if message.id is not None:
+                        last_event_id = message.id
+                    yield message
+                    if message.event == "end":
+                        return
+                return
+            except httpx.TransportError:
+                failures += 1
+                if failures > reconnects:
+                    raise
+                await asyncio.sleep(_STREAM_RECONNECT_DELAY_S)
+
+    async def _stream_once(
+        self, table_id: str, token: str | None, last_event_id: str | None
+    ) -> AsyncIterator[ServerEvent]:
         headers = _bearer(token)
         if last_event_id is not None:
             headers["Last-Event-ID"] = last_event_id
@@ -207,6 +257,16 @@ class GatewayClient:
                 if name == "data" and "data" in fields:
                     value = f"{fields['data']}\n{value}"
                 fields[name] = value
+        # The server closed the stream without `end`: a dropped connection.
+        raise httpx.RemoteProtocolError("the stream ended without its end message")
+
+
+def _retry_after(response: httpx.Response) -> float:
+    try:
+        wait = float(response.headers.get("retry-after", "1"))
+    except ValueError:
+        wait = 1.0
+    return min(max(wait, 0.0), _RATE_LIMIT_WAIT_CAP_S)
 
 
 def _failure(response: httpx.Response) -> ApiFailure:

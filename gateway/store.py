@@ -1,5 +1,5 @@
 """Everything the gateway reads from Redis: table meta, read models, the lobby, the
-projector's lag, wake-ups for streaming, and the raw log of finished tables.
+projector's lag, and the raw log of finished tables.
 
 Writes never happen here: the engine services append and the projector projects.
 """
@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from cachetools import LRUCache
-from redis.exceptions import ResponseError
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialWithJitterBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from gateway.errors import ApiError
 from proto import common_pb2
@@ -29,6 +31,13 @@ from services.eventstore import (
 __all__ = ["ReadModel", "ReadStore"]
 
 _META_CACHE = 10_000
+
+# Every read here is idempotent, so a pooled connection that died with a Redis restart is
+# reopened and the read sent again at once, instead of failing the request. Timeouts are
+# not retried: a Redis that does not answer is reported (503), not waited for again.
+READ_RETRY = Retry(
+    ExponentialWithJitterBackoff(cap=0.25, base=0.01), 3, supported_errors=(RedisConnectionError,)
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +64,7 @@ class ReadStore:
 
     @classmethod
     async def open(cls, url: str, shards: int) -> ReadStore:
-        return cls(await connect(url), shards)
+        return cls(await connect(url, retry=READ_RETRY), shards)
 
     async def close(self) -> None:
         close = getattr(self.redis, "aclose", None) or self.redis.close
@@ -125,15 +134,6 @@ class ReadStore:
         except ValueError:
             return {}
         return lag if isinstance(lag, dict) else {"lag": lag}
-
-    async def wait_for_events(self, table_id: str, after: int, block_ms: int) -> bool:
-        """Block until the table's stream has an entry past version ``after``."""
-        key = self.keys(table_id).events
-        try:
-            reply = await self.redis.xread({key: f"{after}-1"}, count=1, block=block_ms)
-        except ResponseError:
-            return False
-        return bool(reply)
 
     async def log(self, table_id: str) -> list[common_pb2.StoredEvent]:
         """The whole stored log, unredacted (only ever served for finished tables)."""

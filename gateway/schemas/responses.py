@@ -263,13 +263,21 @@ class CommandResult(BaseModel):
             "version": 2,
             "duplicate": False,
             "events": [_EVENT],
+            "links": {"view": f"/v1/tables/{_TABLE}?min_version=2"},
         }
     )
 
     table_id: str
-    version: int
+    version: int = Field(description="The table's version once this command was applied.")
     duplicate: bool
     events: list[EventOut]
+    links: dict[str, str] = Field(
+        default_factory=dict,
+        description=(
+            "`view`: the caller's view no older than this command. Views are projected a"
+            " moment after a command is applied; this URL waits for that (`min_version`)."
+        ),
+    )
 
 
 class EventsOut(BaseModel):

@@ -8,6 +8,7 @@ from services.eventstore.connection import AnyRedis, connect, is_cluster
 from services.eventstore.groups import forget_idle_consumers
 from services.eventstore.keys import (
     PROJECTOR_LAG_KEY,
+    RATE_LIMIT_PREFIX,
     Keys,
     ShardKeys,
     command_field,
@@ -33,6 +34,7 @@ from services.eventstore.store import EventStore, server_supports_waitaof
 
 __all__ = [
     "PROJECTOR_LAG_KEY",
+    "RATE_LIMIT_PREFIX",
     "AnyRedis",
     "Appended",
     "CommandAlreadyDecided",

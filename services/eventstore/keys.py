@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 __all__ = [
     "PROJECTOR_LAG_KEY",
+    "RATE_LIMIT_PREFIX",
     "Keys",
     "ShardKeys",
     "command_field",
@@ -22,6 +23,8 @@ __all__ = [
 
 # The projector's lag, published for the gateway's /metrics.
 PROJECTOR_LAG_KEY = "bw:projector:lag"
+# The gateways' shared rate-limit counters: the ``limits`` library names the keys under it.
+RATE_LIMIT_PREFIX = "bw:limits"
 
 
 def shard_of(table_id: str, shards: int) -> int:

@@ -12,6 +12,7 @@ from fastapi import APIRouter, Query
 
 from engines.core.contract import GameInfo
 from engines.core.options import OptionError, resolve_options
+from gateway.api.bodies import JsonRoute
 from gateway.api.deps import GatewayDep, SeatedDep, TableCallerDep
 from gateway.api.reads import view_for
 from gateway.errors import ApiError
@@ -29,11 +30,11 @@ from proto import engine_pb2
 
 __all__ = ["router"]
 
-router = APIRouter(prefix="/v1", tags=["tables"])
+router = APIRouter(prefix="/v1", tags=["tables"], route_class=JsonRoute)
 log = structlog.get_logger("gateway")
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorOut} for code in (401, 403, 404, 409, 422, 503)
+    code: {"model": ErrorOut} for code in (401, 403, 404, 409, 413, 422, 429, 503)
 }
 MinVersion = Annotated[
     int | None,
