@@ -5,7 +5,8 @@ See :mod:`services.eventstore.store` for the write path and what a crash can los
 """
 
 from services.eventstore.connection import AnyRedis, connect, is_cluster
-from services.eventstore.keys import Keys, ShardKeys, lobby_key, shard_of
+from services.eventstore.durability import Durability, DurabilityMode, server_supports_waitaof
+from services.eventstore.keys import Keys, ShardKeys, shard_of
 from services.eventstore.model import (
     Appended,
     CommandAlreadyDecided,
@@ -17,7 +18,8 @@ from services.eventstore.model import (
     TableNotFound,
     VersionConflict,
 )
-from services.eventstore.store import EventStore, server_supports_waitaof
+from services.eventstore.store import EventStore
+from services.eventstore.trim import StreamTrimmer
 
 __all__ = [
     "AnyRedis",
@@ -25,17 +27,19 @@ __all__ = [
     "CommandAlreadyDecided",
     "CommandApplied",
     "CommandRejected",
+    "Durability",
+    "DurabilityMode",
     "EventStore",
     "Head",
     "Keys",
     "NotDurable",
     "ShardKeys",
+    "StreamTrimmer",
     "TableExists",
     "TableNotFound",
     "VersionConflict",
     "connect",
     "is_cluster",
-    "lobby_key",
     "server_supports_waitaof",
     "shard_of",
 ]

@@ -1,8 +1,8 @@
 """Redis key names of ARCHITECTURE.md § Redis key schema, one place for all services.
 
 Every key of a table and of its shard carries the shard's hash tag ``{s<shard>}``, so
-one script may touch them all even on Redis Cluster. The lobby index is global and
-eventually consistent, so it needs no tag.
+one script may touch them all even on Redis Cluster. The lobby's keys are per game
+(:mod:`services.projector.lobby`).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass
 
-__all__ = ["Keys", "ShardKeys", "lobby_key", "shard_of"]
+__all__ = ["Keys", "ShardKeys", "shard_of"]
 
 
 def shard_of(table_id: str, shards: int) -> int:
@@ -18,11 +18,6 @@ def shard_of(table_id: str, shards: int) -> int:
     if shards < 1:
         raise ValueError("shards must be at least 1")
     return zlib.crc32(table_id.encode()) % shards
-
-
-def lobby_key(game: str) -> str:
-    """The lobby index of one game."""
-    return f"bw:lobby:{game}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +44,11 @@ class ShardKeys:
     def dead(self) -> str:
         """Commands that kept failing, with the reason: the dead letters."""
         return f"{self.prefix}:dead"
+
+    @property
+    def durable(self) -> str:
+        """A marker written right before each durability wait (see ``durability.py``)."""
+        return f"{self.prefix}:durable"
 
     @property
     def tables(self) -> str:
@@ -90,5 +90,15 @@ class Keys(ShardKeys):
         """A read model written by the projector (e.g. ``public``, ``seat:0``)."""
         return f"{self.table_prefix}:view:{name}"
 
-    def lobby(self, game: str) -> str:
-        return lobby_key(game)
+    def views(self, seats: int) -> list[str]:
+        """Every read model of a table with ``seats`` seats: status, public, each seat's."""
+        return [
+            self.view("status"),
+            self.view("public"),
+            *(self.view(f"seat:{n}") for n in range(seats)),
+        ]
+
+    def hot(self, seats: int) -> list[str]:
+        """What a finished table no longer needs at hand: its read models, its snapshot
+        and its command ids. Its meta and log are kept for ever."""
+        return [*self.views(seats), self.snap, self.cmds]

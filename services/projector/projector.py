@@ -8,8 +8,8 @@ folds each table's events with its game's ``evolve`` and writes, per table:
 ``bw:{s<shard>}:t:<id>:view:status``   game, seats, version, phase, to_act, finished,
                                        scores, winners
 
-each a hash ``{version, json}`` (canonical JSON: sorted keys, no spaces), and the lobby
-index ``bw:lobby:<game>``, a hash table id -> the status JSON.
+each a hash ``{version, json}`` (canonical JSON: sorted keys, no spaces), and the
+table's entry in the lobby indexes (:mod:`services.projector.lobby`).
 
 Crash safety. A table's read models are written by one script, and only when their
 version is above the stored one, so a repeated or late write is a no-op. The lobby entry
@@ -17,6 +17,11 @@ is written first with the same rule. The feed entries are acknowledged only afte
 writes: a crash in between means reprocessing, which changes nothing. A feed event that
 is not the next one after the stored projection (a gap, a restart, another projector
 replica ahead) is answered by reading the table's own stream, the source of truth.
+
+Growth. Feed entries every consumer group has acknowledged are trimmed (at most once a
+second per feed). A finished table's read models, snapshot, command ids and lobby entry
+expire after ``finished_ttl_s`` (:mod:`services.projector.retention`); the periodic
+sweep runs with the lag report.
 
 ``rebuild()`` drops every read model and writes them again from the table logs; the
 result is byte-identical to the incremental one because both render the state at the
@@ -43,8 +48,10 @@ from engines.core.contract import Engine
 from proto import common_pb2
 from services.engine.consumer import forget_idle_consumers
 from services.engine.handler import canonical_json, fold_stored
-from services.eventstore import EventStore, Keys, ShardKeys, TableNotFound, lobby_key
+from services.eventstore import EventStore, Keys, ShardKeys, StreamTrimmer, TableNotFound
 from services.logs import bind, get_logger
+from services.projector.lobby import Lobby
+from services.projector.retention import FINISHED_TTL_S, Retention
 
 __all__ = ["LAG_KEY", "PROJECTOR_GROUP", "Projector", "ReadModels", "render"]
 
@@ -64,18 +71,6 @@ end
 return 1
 """
 
-_WRITE_LOBBY = """
-local current = redis.call('HGET', KEYS[1], ARGV[1])
-if current then
-  local ok, status = pcall(cjson.decode, current)
-  if ok and tonumber(status['version'] or 0) >= tonumber(ARGV[2]) then
-    return 0
-  end
-end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
-return 1
-"""
-
 
 @dataclass(frozen=True, slots=True)
 class ReadModels:
@@ -85,6 +80,7 @@ class ReadModels:
     status: str
     public: str
     seats: tuple[str, ...]
+    finished: bool
 
 
 def render(
@@ -109,6 +105,7 @@ def render(
         status=canonical_json(status),
         public=canonical_json(engine.view(state, None)),
         seats=tuple(canonical_json(engine.view(state, seat)) for seat in range(meta.seats)),
+        finished=outcome.finished,
     )
 
 
@@ -134,6 +131,8 @@ class Projector:
         cache_size: int = 10_000,
         lag_every_s: float = 5.0,
         reclaim_idle_ms: int = 30_000,
+        finished_ttl_s: int = FINISHED_TTL_S,
+        trim_every_s: float = 1.0,
     ) -> None:
         self.store = store
         self.redis = store.redis
@@ -151,7 +150,9 @@ class Projector:
         self._cache_size = cache_size
         self._engines: dict[str, Engine[Any, Any, Any]] = {}
         self._write_views = self.redis.register_script(_WRITE_VIEWS)
-        self._write_lobby = self.redis.register_script(_WRITE_LOBBY)
+        self.lobby = Lobby(self.redis)
+        self.retention = Retention(self.redis, finished_ttl_s)
+        self.trimmer = StreamTrimmer(self.redis, trim_every_s)
         self._cluster = isinstance(self.redis, RedisCluster)
         self._lag_at = 0.0
 
@@ -180,6 +181,7 @@ class Projector:
             try:
                 if time.monotonic() - self._lag_at >= self.lag_every_s:
                     await self.reclaim()
+                    await self.sweep()
                     await self.report_lag()
                 await self.step()
             except (RedisError, OSError) as trouble:
@@ -279,6 +281,7 @@ class Projector:
                     # event finds the gap and tries again from the log.
                     log.exception("projector.table_failed")
         await self.redis.xack(stream, self.group, *[entry_id for entry_id, _ in entries])
+        await self.trimmer.acknowledged(stream)
 
     async def project(
         self,
@@ -311,19 +314,37 @@ class Projector:
         return await self.write(keys, game, render(engine, folded.meta, state, reached))
 
     async def write(self, keys: Keys, game: str, models: ReadModels) -> bool:
-        """Lobby first, then the views in one script; each only moves forward."""
-        await self._write_lobby(
-            keys=[lobby_key(game)], args=[keys.table_id, models.version, models.status]
-        )
-        view_keys = [
-            keys.view("status"),
-            keys.view("public"),
-            *(keys.view(f"seat:{n}") for n in range(len(models.seats))),
-        ]
+        """Lobby first, then the views in one script; each only moves forward. A finished
+        table's hot keys start to expire (see :mod:`services.projector.retention`)."""
+        seats = len(models.seats)
+        expire_at = self.retention.deadline() if models.finished else None
+        await self.lobby.record(game, models.status, expire_at_ms=expire_at)
         written = await self._write_views(
-            keys=view_keys, args=[models.version, models.status, models.public, *models.seats]
+            keys=keys.views(seats),
+            args=[models.version, models.status, models.public, *models.seats],
         )
+        if expire_at is not None:
+            await self.retention.expire(keys, seats, expire_at)
         return bool(written)
+
+    async def sweep(self) -> int:
+        """Take finished tables whose time is up out of the lobby and delete their hot
+        keys; returns how many tables."""
+        now = time.time_ns() // 1_000_000
+        swept = 0
+        for game in engines.GAMES:
+            for table_id in await self.lobby.sweep(game, now):
+                keys = self.store.keys(table_id)
+                try:
+                    meta = await self.store.meta(table_id)
+                except TableNotFound:
+                    continue
+                await self.retention.forget(keys, meta.seats)
+                self._cache.pop(table_id, None)
+                swept += 1
+        if swept:
+            log.info("projector.swept", tables=swept)
+        return swept
 
     def _remember(self, table_id: str, folded: _Folded) -> None:
         self._cache[table_id] = folded
@@ -338,14 +359,11 @@ class Projector:
         deleted = 0
         for shard in range(self.shards):
             for table_id in await self.store.table_ids(shard):
-                keys = self.store.keys(table_id)
-                names = [keys.view("status"), keys.view("public")]
                 meta = await self.store.meta(table_id)
-                names += [keys.view(f"seat:{n}") for n in range(meta.seats)]
-                for name in names:
+                for name in self.store.keys(table_id).views(meta.seats):
                     deleted += int(await self.redis.delete(name))
         for game in engines.GAMES:
-            deleted += int(await self.redis.delete(lobby_key(game)))
+            deleted += await self.lobby.drop(game)
         self._cache.clear()
         return deleted
 
