@@ -11,10 +11,12 @@ Two modes, chosen per deployment with ``BW_DURABILITY``:
 
 ``replicas``
     The write is acknowledged only once ``BW_DURABILITY_REPLICAS`` replicas of that
-    server hold it too: ``WAITAOF 1 <n>`` where the server has it (the primary and n
-    replicas have it fsynced, so the replicas must run AOF as well), ``WAIT <n>``
-    elsewhere (n replicas have it in memory). A failover that promotes one of those
-    replicas keeps every acknowledged write.
+    server hold it too (``WAIT <n>``), and, where the server has ``WAITAOF``, once the
+    server itself has it fsynced (``WAITAOF 1 0``). A failover that promotes one of
+    those replicas keeps every acknowledged write. The replicas' own fsync is not
+    waited for (``WAITAOF 1 <n>``): a replica reports it only with its once-a-second
+    acknowledgement, which made appends on Valkey 8 take up to a second; a replica
+    fsyncs by its own ``appendfsync``.
 
 A wait must run on the connection that wrote, right after the write: ``WAIT`` and
 ``WAITAOF`` count up to that connection's last write. A script that wrote nothing (a
@@ -178,10 +180,7 @@ async def waits_for(redis: AnyRedis, durability: Durability, waitaof: bool | Non
         waitaof = await server_supports_waitaof(redis)
     commands: list[tuple[Any, ...]] = []
     if durability.mode is DurabilityMode.REPLICAS:
-        if waitaof:
-            commands.append(("WAITAOF", 1, durability.replicas))
-        else:
-            commands.append(("WAIT", durability.replicas))
-    elif waitaof:
+        commands.append(("WAIT", durability.replicas))
+    if waitaof:
         commands.append(("WAITAOF", 1, 0))
     return Waits(tuple(commands), durability.timeout_ms)
