@@ -25,7 +25,8 @@ from engines.core.messages import to_json
 from services.eventstore import EventStore, connect, shard_of
 from services.eventstore.keys import Keys
 from services.redis_server import RedisCluster, RedisServer, RedisServerError
-from tests.e2e.stack import Stack, StackError
+from tests.e2e.conftest import running_stack
+from tests.e2e.stack import Stack
 from tests.integration.test_engine_service_support import ROUND_LIMIT, SEED, scripted_game
 
 pytestmark = [pytest.mark.e2e, pytest.mark.cluster]
@@ -61,14 +62,7 @@ def stack(cluster: RedisCluster) -> Iterator[Stack]:
         "BW_DURABILITY_REPLICAS": "1",
         "BW_DURABILITY_TIMEOUT_MS": "1000",
     }
-    try:
-        running = Stack(cluster.url, shards=SHARDS, extra_env=env).start()
-    except StackError as failed:
-        pytest.fail(str(failed))
-    try:
-        yield running
-    finally:
-        running.stop()
+    yield from running_stack(cluster.url, shards=SHARDS, extra_env=env)
 
 
 @dataclass
