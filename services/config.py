@@ -80,7 +80,7 @@ class Settings(DeploymentSettings):
     health_every_s: float = Field(default=2.0, gt=0, validation_alias="BW_HEALTH_EVERY_S")
     # Pause before a failed command is tried again.
     retry_delay_ms: int = Field(default=500, ge=0, validation_alias="BW_RETRY_DELAY_MS")
-    # Dead letters kept per shard (about: trimmed a stream node at a time), oldest dropped.
+    # Dead letters kept per shard: the newest this many, older ones dropped.
     dead_letters_max: int = Field(default=10_000, ge=1, validation_alias="BW_DEAD_LETTERS_MAX")
     # When an append counts as stored: "local" or "replicas" (services/eventstore/durability.py).
     durability_mode: DurabilityMode = Field(

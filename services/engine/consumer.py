@@ -34,7 +34,7 @@ engine never writes into another game's table, and the table's own command ids s
 
 Growth. Acknowledged entries are trimmed from the inbox once every game's group has
 acknowledged them (:class:`~services.eventstore.StreamTrimmer`); the dead-letter stream
-keeps about ``dead_letters_max`` entries per shard, the oldest dropped first.
+keeps the newest ``dead_letters_max`` entries per shard, the oldest dropped first.
 """
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ return 0
 _DEAD_LETTER = """
 local first = redis.call('SET', KEYS[3], ARGV[1], 'NX', 'PX', ARGV[3])
 if first then
-  redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[4], '*', unpack(ARGV, 5))
+  redis.call('XADD', KEYS[2], 'MAXLEN', ARGV[4], '*', unpack(ARGV, 5))
 end
 redis.call('XACK', KEYS[1], ARGV[1], ARGV[2])
 if first then
@@ -185,7 +185,6 @@ class _Shard:
     # Tables whose oldest command failed: it waits for its retry, later ones behind it.
     blocked: dict[str, deque[_Command]] = field(default_factory=dict)
     retry_at: dict[str, float] = field(default_factory=dict)
-    acked: int = 0
 
     @property
     def holds_commands(self) -> bool:
@@ -266,10 +265,7 @@ class CommandConsumer:
                         break
         else:
             await asyncio.sleep(self.settings.poll_ms / 1000)
-        for shard in list(self.owned.values()):
-            if shard.acked:
-                shard.acked = 0
-                await self.trimmer.acknowledged(shard.keys.cmd)
+        await self.trimmer.trim_due()
 
     # -- leases -----------------------------------------------------------------------
 
@@ -521,7 +517,7 @@ class CommandConsumer:
 
     async def _ack(self, shard: _Shard, entry_id: Any) -> None:
         await self.redis.xack(shard.keys.cmd, self.group, entry_id)
-        shard.acked += 1
+        self.trimmer.acknowledged(shard.keys.cmd)
 
     async def _dead_letter(
         self, shard: _Shard, entry_id: bytes, fields: dict[bytes, bytes], why: str | _Refused
@@ -549,7 +545,7 @@ class CommandConsumer:
                 *(part for pair in letter.items() for part in pair),
             ],
         )
-        shard.acked += 1
+        self.trimmer.acknowledged(shard.keys.cmd)
         if written:
             log.error(
                 "command.dead_letter",

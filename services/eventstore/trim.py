@@ -27,8 +27,9 @@ class StreamTrimmer:
     """Trims streams after acknowledgements, at most once every ``every_s`` per stream.
 
     Trimming reads every group's state, so doing it after each acknowledgement would
-    cost more than the acknowledgement; entries acknowledged since the last trim simply
-    wait for the next one.
+    cost more than the acknowledgement: :meth:`acknowledged` only notes the stream, and
+    :meth:`trim_due` (called on every round of the reader's loop) trims the streams
+    noted whose last trim is at least ``every_s`` old.
     """
 
     def __init__(self, redis: Any, every_s: float = 1.0) -> None:
@@ -37,17 +38,26 @@ class StreamTrimmer:
         self.removed = 0
         self._script = redis.register_script(_SCRIPT)
         self._last: dict[str, float] = {}
+        self._noted: set[str] = set()
 
     async def trim(self, stream: str) -> int:
         """Delete the entries of ``stream`` every consumer group has acknowledged; returns
         how many were deleted."""
         self._last[stream] = time.monotonic()
+        self._noted.discard(stream)
         removed = int(await self._script(keys=[stream]))
         self.removed += removed
         return removed
 
-    async def acknowledged(self, stream: str) -> int:
-        """Call after acknowledging entries of ``stream``: trims it if it is due."""
-        if time.monotonic() - self._last.get(stream, -float("inf")) < self.every_s:
-            return 0
-        return await self.trim(stream)
+    def acknowledged(self, stream: str) -> None:
+        """Note that entries of ``stream`` were acknowledged: it is to be trimmed."""
+        self._noted.add(stream)
+
+    async def trim_due(self) -> int:
+        """Trim the noted streams not trimmed for ``every_s``; returns entries deleted."""
+        now = time.monotonic()
+        removed = 0
+        for stream in sorted(self._noted):
+            if now - self._last.get(stream, -float("inf")) >= self.every_s:
+                removed += await self.trim(stream)
+        return removed

@@ -184,6 +184,7 @@ class Projector:
                     await self.sweep()
                     await self.report_lag()
                 await self.step()
+                await self.trimmer.trim_due()
             except (RedisError, OSError) as trouble:
                 # Redis restarting or failing over: nothing is acknowledged, so wait and go on.
                 log.warning("projector.redis_unavailable", error=str(trouble))
@@ -281,7 +282,7 @@ class Projector:
                     # event finds the gap and tries again from the log.
                     log.exception("projector.table_failed")
         await self.redis.xack(stream, self.group, *[entry_id for entry_id, _ in entries])
-        await self.trimmer.acknowledged(stream)
+        self.trimmer.acknowledged(stream)
 
     async def project(
         self,

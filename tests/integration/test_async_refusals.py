@@ -3,34 +3,30 @@ with its reason, and a poison command holds up nobody but its own table."""
 
 from __future__ import annotations
 
-import asyncio
-import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any, cast
 
 import pytest
 
-import engines
 from proto import common_pb2, engine_pb2
 from services.engine.consumer import consumer_group
 from services.engine.handler import TableHost
 from services.eventstore import EventStore, shard_of
 from tests.integration.test_engine_service_support import (
     FREUNDE,
+    HARVEST,
     SHARDS,
     create_request,
     engine_process,
     envelope,
+    eventually,
     opened_store,
     private_redis,
     scripted_game,
 )
 
 pytestmark = [pytest.mark.anyio, pytest.mark.integration]
-
-HARVEST = engines.get("harvest")
-DEADLINE_S = 60
 
 
 @pytest.fixture
@@ -66,14 +62,6 @@ async def send(store: EventStore, env: common_pb2.CommandEnvelope, game: str) ->
         store.keys(env.table_id).cmd, {"env": env.SerializeToString(), "game": game}
     )
     return cast(bytes, entry)
-
-
-async def eventually(done: Callable[[], Awaitable[bool]], what: str) -> None:
-    """Wait for the engine processes to get there (a liveness bound, not a timing claim)."""
-    deadline = time.monotonic() + DEADLINE_S
-    while not await done():
-        assert time.monotonic() < deadline, f"never: {what}"
-        await asyncio.sleep(0.02)
 
 
 async def dead_letters(store: EventStore, table_id: str) -> list[dict[bytes, bytes]]:
@@ -235,8 +223,7 @@ async def test_a_poison_command_becomes_a_dead_letter_and_its_table_goes_on(
         await create_freunde(store, table_id)
     good_meta = await corrupt_meta(store, poisoned)
     game = scripted_game(poisoned)
-    settings = {"BW_RETRY_DELAY_MS": "50", "BW_MAX_DELIVERIES": "3"}
-    with engine_process(redis_url, "freunde", **settings):
+    with engine_process(redis_url, "freunde", BW_RETRY_DELAY_MS="50", BW_MAX_DELIVERIES="3"):
         seat, command = game[0]
         await send(store, envelope(poisoned, "c0", seat, command), "freunde")
         seat, command = scripted_game(other)[0]

@@ -6,6 +6,7 @@ few dozen commands; bots pick uniformly among the legal commands with a fixed se
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -13,7 +14,8 @@ import random
 import signal
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Iterator
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any
 
 import pytest
@@ -32,6 +34,7 @@ ROUND_LIMIT = 3
 SHARDS = 4
 
 FREUNDE = engines.get("freunde")
+HARVEST = engines.get("harvest")
 
 
 def private_redis() -> Iterator[str]:
@@ -146,8 +149,18 @@ def service_process(url: str, *args: str, **env: str) -> Iterator[subprocess.Pop
     assert process.returncode == 0, stderr[-4000:]
 
 
-def engine_process(url: str, game: str, **env: str) -> contextlib.AbstractContextManager[Any]:
-    """One game's engine service (gRPC on a free port, and the async-path consumer)."""
-    return service_process(
-        url, "services.engine", "--game", game, "--port", str(free_port()), **env
-    )
+def engine_process(
+    url: str, game: str, port: int | None = None, **env: str
+) -> contextlib.AbstractContextManager[Any]:
+    """One game's engine service (gRPC on ``port``, else a free one; and the async-path
+    consumer)."""
+    port = port or free_port()
+    return service_process(url, "services.engine", "--game", game, "--port", str(port), **env)
+
+
+async def eventually(done: Callable[[], Awaitable[bool]], what: str, within_s: float = 90) -> None:
+    """Wait until ``done()`` holds: a liveness bound on other processes, not a timing claim."""
+    deadline = time.monotonic() + within_s
+    while not await done():
+        assert time.monotonic() < deadline, f"never: {what}"
+        await asyncio.sleep(0.02)
