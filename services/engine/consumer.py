@@ -57,15 +57,23 @@ from redis.exceptions import RedisError, ResponseError
 import engines
 from engines.core import codes
 from proto import common_pb2
-from services.engine.handler import TableHost
-from services.eventstore import CommandApplied, ShardKeys, StreamTrimmer, TableNotFound
+from services.engine.host import TableHost
+from services.eventstore import (
+    CommandApplied,
+    CommandIdReused,
+    CommandKey,
+    ShardKeys,
+    StreamTrimmer,
+    TableNotFound,
+    engine_consumers_key,
+    forget_idle_consumers,
+)
 from services.logs import bind, get_logger
 
 __all__ = [
     "CommandConsumer",
     "ConsumerSettings",
     "consumer_group",
-    "forget_idle_consumers",
     "lease_key",
 ]
 
@@ -117,29 +125,7 @@ def consumer_group(game: str) -> str:
 
 def lease_key(shard: int, game: str) -> str:
     """Who handles the shard's commands for ``game`` now; shares the shard's hash tag."""
-    return f"{ShardKeys(shard).cmd}:lease:{game}"
-
-
-def _dead_marker_key(shard: int, entry_id: bytes) -> str:
-    return f"{ShardKeys(shard).cmd}:dead:{entry_id.decode()}"
-
-
-async def forget_idle_consumers(redis: Any, stream: str, group: str, idle_ms: int) -> int:
-    """Delete the group's consumers that hold nothing and were idle ``idle_ms``.
-
-    Every process joins under a fresh name, so without this the names of stopped
-    processes would pile up in the group forever.
-    """
-    forgotten = 0
-    for consumer in await redis.xinfo_consumers(stream, group):
-        if int(consumer["pending"]) == 0 and int(consumer["idle"]) > idle_ms:
-            await redis.xgroup_delconsumer(stream, group, consumer["name"])
-            forgotten += 1
-    return forgotten
-
-
-def _live_key(game: str) -> str:
-    return f"bw:engines:{game}:consumers"
+    return ShardKeys(shard).lease(game)
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,7 +262,7 @@ class CommandConsumer:
     async def renew_leases(self) -> None:
         """Keep the shards we hold, take free ones up to our fair share, give up the rest."""
         now = time.time()
-        live = _live_key(self.game)
+        live = engine_consumers_key(self.game)
         await self.redis.zadd(live, {self.name: now})
         await self.redis.zremrangebyscore(live, 0, now - self.settings.lease_ms / 1000)
         consumers = max(1, int(await self.redis.zcard(live)))
@@ -317,7 +303,7 @@ class CommandConsumer:
         for index in list(self.owned):
             await self._release(keys=[lease_key(index, self.game)], args=[self.name])
         self.owned.clear()
-        await self.redis.zrem(_live_key(self.game), self.name)
+        await self.redis.zrem(engine_consumers_key(self.game), self.name)
 
     async def _still_own(self, shard: _Shard) -> bool:
         """Renew the leases if due; whether ``shard`` is still ours. Once it is lost, its
@@ -478,7 +464,7 @@ class CommandConsumer:
     async def _handle(self, shard: _Shard, command: _Command) -> None:
         envelope = command.envelope
         with bind(entry=command.entry_id.decode(), shard=shard.index):
-            await self._check_table(shard, envelope.table_id)
+            await self._check_shard(shard, envelope.table_id)
             response = await self.host.execute(envelope)
             rejection = response.rejected if response.HasField("rejected") else None
             if rejection is not None and rejection.code in (
@@ -491,28 +477,24 @@ class CommandConsumer:
         await self._ack(shard, command.entry_id)
         self.handled += 1
 
-    async def _check_table(self, shard: _Shard, table_id: str) -> None:
-        """Refuse a table that does not exist, plays another game, or lives in another
-        shard (whose inbox alone keeps its commands in order)."""
+    async def _check_shard(self, shard: _Shard, table_id: str) -> None:
+        """Refuse a command sent to another inbox than its table's shard: only that inbox
+        keeps the table's commands in order. (No such table at all is said as such.)"""
         keys = self.host.store.keys(table_id)
-        game = await self.redis.hget(keys.meta, "game") if table_id else None
-        if game is None:
-            raise _Refused(codes.TABLE_NOT_FOUND.code, f"there is no table {table_id!r}")
-        plays = _as_bytes(game).decode(errors="replace")
-        if plays != self.game:
-            refused = codes.TABLE_WRONG_GAME(game=plays, expected=self.game)
-            raise _Refused(refused.code, refused.message)
-        if keys.shard != shard.index:
-            raise _Refused(
-                "table.wrong_shard",
-                f"table {table_id!r} takes its commands in the inbox of shard {keys.shard}",
-            )
+        if keys.shard == shard.index:
+            return
+        if not await self.redis.exists(keys.meta):
+            raise _Refused(codes.TABLE_NOT_FOUND.code, codes.TABLE_NOT_FOUND.message)
+        raise _Refused(
+            "table.wrong_shard",
+            f"table {table_id!r} takes its commands in the inbox of shard {keys.shard}",
+        )
 
     async def _record(self, envelope: common_pb2.CommandEnvelope, rejection: Any) -> None:
         """On this path nobody waits for the reply: the conflict becomes the recorded outcome."""
-        with contextlib.suppress(CommandApplied, TableNotFound):
+        with contextlib.suppress(CommandApplied, CommandIdReused, TableNotFound):
             await self.host.store.record_rejection(
-                envelope.table_id, envelope.command_id, rejection
+                envelope.table_id, CommandKey.of(envelope), rejection
             )
 
     async def _ack(self, shard: _Shard, entry_id: Any) -> None:
@@ -536,7 +518,7 @@ class CommandConsumer:
             }
         )
         written = await self._move_to_dead(
-            keys=[shard.keys.cmd, shard.keys.dead, _dead_marker_key(shard.index, entry_id)],
+            keys=[shard.keys.cmd, shard.keys.dead, shard.keys.dead_marker(entry_id.decode())],
             args=[
                 self.group,
                 entry_id,

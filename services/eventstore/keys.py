@@ -1,8 +1,8 @@
 """Redis key names of ARCHITECTURE.md § Redis key schema, one place for all services.
 
 Every key of a table and of its shard carries the shard's hash tag ``{s<shard>}``, so
-one script may touch them all even on Redis Cluster. The lobby's keys are per game
-(:mod:`services.projector.lobby`).
+one script may touch them all even on Redis Cluster. A game's lobby keys share the tag
+``{<game>}`` (:class:`LobbyKeys`), so one script moves a table between its indexes.
 """
 
 from __future__ import annotations
@@ -10,7 +10,18 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass
 
-__all__ = ["Keys", "ShardKeys", "shard_of"]
+__all__ = [
+    "PROJECTOR_LAG_KEY",
+    "Keys",
+    "LobbyKeys",
+    "ShardKeys",
+    "command_field",
+    "engine_consumers_key",
+    "shard_of",
+]
+
+# The projector's lag, published for the gateway's /metrics.
+PROJECTOR_LAG_KEY = "bw:projector:lag"
 
 
 def shard_of(table_id: str, shards: int) -> int:
@@ -18,6 +29,16 @@ def shard_of(table_id: str, shards: int) -> int:
     if shards < 1:
         raise ValueError("shards must be at least 1")
     return zlib.crc32(table_id.encode()) % shards
+
+
+def engine_consumers_key(game: str) -> str:
+    """The live engine replicas of one game, to split shards between them."""
+    return f"bw:engines:{game}:consumers"
+
+
+def command_field(seat: int, command_id: str) -> str:
+    """The field of ``Keys.cmds`` that holds one seat's command id: ids are per seat."""
+    return f"{seat}:{command_id}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,10 +61,18 @@ class ShardKeys:
         """Command envelopes sent asynchronously (bots, chat integrations)."""
         return f"{self.prefix}:cmd"
 
+    def lease(self, game: str) -> str:
+        """Which engine replica of ``game`` reads the shard's command inbox now."""
+        return f"{self.cmd}:lease:{game}"
+
     @property
     def dead(self) -> str:
         """Commands that kept failing, with the reason: the dead letters."""
         return f"{self.prefix}:dead"
+
+    def dead_marker(self, entry_id: str) -> str:
+        """Marks an inbox entry already moved to the dead letters (by any game's group)."""
+        return f"{self.cmd}:dead:{entry_id}"
 
     @property
     def durable(self) -> str:
@@ -78,7 +107,8 @@ class Keys(ShardKeys):
 
     @property
     def cmds(self) -> str:
-        """Hash: command id -> its first outcome (idempotency)."""
+        """Hash: ``<seat>:<command id>`` (:func:`command_field`) -> what the command was
+        (its fingerprint) and its first outcome (idempotency)."""
         return f"{self.table_prefix}:cmds"
 
     @property
@@ -102,3 +132,28 @@ class Keys(ShardKeys):
         """What a finished table no longer needs at hand: its read models, its snapshot
         and its command ids. Its meta and log are kept for ever."""
         return [*self.views(seats), self.snap, self.cmds]
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyKeys:
+    """The lobby keys of one game (see :mod:`services.projector.lobby`)."""
+
+    game: str
+
+    @property
+    def prefix(self) -> str:
+        return f"bw:lobby:{{{self.game}}}"
+
+    @property
+    def entries(self) -> str:
+        """Hash: table id -> its status JSON, the entry shown."""
+        return f"{self.prefix}:tables"
+
+    def index(self, name: str) -> str:
+        """Sorted set of the tables one filter lists (``all``, ``active``, ``finished``)."""
+        return f"{self.prefix}:index:{name}"
+
+    @property
+    def expiry(self) -> str:
+        """Sorted set: finished tables, scored by when their entry leaves the lobby."""
+        return f"{self.prefix}:expiry"

@@ -34,6 +34,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from services.eventstore import LobbyKeys
+
 __all__ = [
     "FILTERS",
     "INDEXES",
@@ -92,17 +94,15 @@ return gone
 """
 
 
-def _key(game: str, name: str) -> str:
-    return f"bw:lobby:{{{game}}}:{name}"
-
-
 def entries_key(game: str) -> str:
     """The hash of ``game``'s listed tables: table id -> status JSON."""
-    return _key(game, "tables")
+    return LobbyKeys(game).entries
 
 
-def _index_keys(game: str) -> list[str]:
-    return [_key(game, f"index:{name}") for name in INDEXES]
+def _script_keys(game: str) -> list[str]:
+    """The keys the scripts take: entries, expiry, then every index in INDEXES order."""
+    keys = LobbyKeys(game)
+    return [keys.entries, keys.expiry, *(keys.index(name) for name in INDEXES)]
 
 
 def indexes_of(status: Mapping[str, Any]) -> tuple[str, ...]:
@@ -164,7 +164,7 @@ class Lobby:
         status = json.loads(status_json)
         positions = [str(INDEXES.index(name)) for name in indexes_of(status)]
         written = await self._record(
-            keys=[entries_key(game), _key(game, "expiry"), *_index_keys(game)],
+            keys=_script_keys(game),
             args=[
                 status["table_id"],
                 int(status["version"]),
@@ -179,7 +179,7 @@ class Lobby:
     async def sweep(self, game: str, now_ms: int, limit: int = 1000) -> list[str]:
         """Take out of the lobby the entries whose time is up; returns their table ids."""
         gone = await self._sweep(
-            keys=[entries_key(game), _key(game, "expiry"), *_index_keys(game)],
+            keys=_script_keys(game),
             args=[now_ms, limit],
         )
         return [_text(member).split(":", 1)[1] for member in gone]
@@ -187,7 +187,7 @@ class Lobby:
     async def drop(self, game: str) -> int:
         """Delete every lobby key of ``game`` (a rebuild starts from nothing)."""
         deleted = 0
-        for key in [entries_key(game), _key(game, "expiry"), *_index_keys(game)]:
+        for key in _script_keys(game):
             deleted += int(await self.redis.delete(key))
         return deleted
 
@@ -210,7 +210,7 @@ class Lobby:
         found: list[tuple[str, str]] = []
         for game in games:
             members = await self.redis.zrevrangebylex(
-                _key(game, f"index:{index}"), upper, "-", start=0, num=limit + 1
+                LobbyKeys(game).index(index), upper, "-", start=0, num=limit + 1
             )
             found += [(_text(member), game) for member in members]
         found.sort(reverse=True)

@@ -8,10 +8,10 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any, cast
 
 import pytest
+from services.engine.host import TableHost
 
 from proto import common_pb2, engine_pb2
 from services.engine.consumer import consumer_group
-from services.engine.handler import TableHost
 from services.eventstore import EventStore, shard_of
 from tests.integration.test_engine_service_support import (
     FREUNDE,
@@ -130,8 +130,8 @@ async def test_a_command_naming_no_known_game_is_one_dead_letter(shared: EventSt
     assert b"'chess'" in letters[1][b"reason"]
     assert b"names no game" in letters[2][b"reason"]
     for n in range(3):
-        assert await store.outcome(table_id, f"lost-{n}") is None
-    assert await store.outcome(table_id, "mine") is not None
+        assert await store.outcome(table_id, seat, f"lost-{n}") is None
+    assert await store.outcome(table_id, seat, "mine") is not None
 
 
 async def test_a_command_for_a_table_of_another_game_is_a_dead_letter_and_writes_nothing(
@@ -143,7 +143,9 @@ async def test_a_command_for_a_table_of_another_game_is_a_dead_letter_and_writes
     harvest_table = f"t-{uuid.uuid4().hex[:12]}"
     await create_harvest(store, harvest_table)
     head = await store.head(harvest_table)
-    (seat, command), *_ = scripted_game(harvest_table)
+    state = await folded(store, harvest_table)
+    seat = HARVEST.outcome(state).to_act[0]
+    (_, command), *_ = scripted_game(harvest_table)
     await send(store, envelope(harvest_table, "c1", seat, command), "freunde")
 
     async def refused() -> bool:
@@ -155,14 +157,13 @@ async def test_a_command_for_a_table_of_another_game_is_a_dead_letter_and_writes
     assert letter[b"reason"] == b"table.wrong_game: That table plays harvest, not freunde."
     assert letter[b"group"] == consumer_group("freunde").encode()
     assert await store.head(harvest_table) == head
-    assert await store.outcome(harvest_table, "c1") is None
+    assert await store.outcome(harvest_table, seat, "c1") is None
 
-    harvest_seat = HARVEST.outcome(await folded(store, harvest_table)).to_act[0]
-    legal = HARVEST.legal_commands(await folded(store, harvest_table), harvest_seat)
-    await send(store, envelope(harvest_table, "c1", harvest_seat, legal[0]), "harvest")
+    legal = HARVEST.legal_commands(state, seat)
+    await send(store, envelope(harvest_table, "c1", seat, legal[0]), "harvest")
 
     async def applied() -> bool:
-        return await store.outcome(harvest_table, "c1") is not None
+        return await store.outcome(harvest_table, seat, "c1") is not None
 
     await eventually(applied, "the Harvest engine took the same command id")
     assert (await store.head(harvest_table)).version > head.version
@@ -197,8 +198,8 @@ async def test_a_poison_command_holds_up_only_its_own_table(
 
         async def others_done() -> bool:
             done = [
-                await store.outcome(first, "c1"),
-                await store.outcome(second, "c0"),
+                await store.outcome(first, games[first][1][0], "c1"),
+                await store.outcome(second, games[second][0][0], "c0"),
             ]
             return all(outcome is not None for outcome in done)
 
@@ -208,8 +209,8 @@ async def test_a_poison_command_holds_up_only_its_own_table(
         )
     assert len(pending) == 2
     assert [int(p["times_delivered"]) for p in pending] == [1, 1]
-    assert await store.outcome(poisoned, "c0") is None
-    assert await store.outcome(poisoned, "c1") is None
+    assert await store.outcome(poisoned, games[poisoned][0][0], "c0") is None
+    assert await store.outcome(poisoned, games[poisoned][1][0], "c1") is None
     assert not await dead_letters(store, poisoned)
 
 
@@ -238,14 +239,14 @@ async def test_a_poison_command_becomes_a_dead_letter_and_its_table_goes_on(
         await send(store, envelope(poisoned, "c0-again", seat, command), "freunde")
 
         async def recovered() -> bool:
-            return await store.outcome(poisoned, "c0-again") is not None
+            return await store.outcome(poisoned, game[0][0], "c0-again") is not None
 
         await eventually(recovered, "the table's next command was applied")
     (letter,) = await dead_letters(store, poisoned)
     assert letter[b"code"] == b"command.failed"
     assert letter[b"reason"].startswith(b"DecodeError")
     assert common_pb2.CommandEnvelope.FromString(letter[b"env"]).command_id == "c0"
-    assert await store.outcome(poisoned, "c0") is None
-    assert await store.outcome(other, "c0") is not None
+    assert await store.outcome(poisoned, game[0][0], "c0") is None
+    assert await store.outcome(other, scripted_game(other)[0][0], "c0") is not None
     log = await store.read(poisoned)
     assert [e.command_id for e in log if e.command] == ["c0-again"]

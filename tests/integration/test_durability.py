@@ -24,6 +24,7 @@ from services.eventstore import (
     connect,
 )
 from services.redis_server import RedisServer, RedisServerError, bundled_valkey_binary
+from tests.integration.store_support import command_key
 
 pytestmark = [pytest.mark.integration, pytest.mark.anyio]
 
@@ -123,7 +124,9 @@ async def test_an_acknowledged_append_is_already_on_the_replica(
 
     for n in range(20):
         head = await durable.head(table_id)
-        appended = await durable.append(table_id, f"cmd-{n}", head, [event(b"x%d" % n)])
+        appended = await durable.append(
+            table_id, command_key(f"cmd-{n}"), head, [event(b"x%d" % n)]
+        )
         on_replica = pair.replica_log(table_id, durable)
         assert len(on_replica) == appended.last_version
     assert created.last_version == 1
@@ -146,20 +149,22 @@ async def test_without_a_replica_nothing_is_acknowledged_and_the_retry_is_once_i
     other = EventStore(other_client, shards=4, durability=REPLICAS)
     with pair.replica_frozen():
         with pytest.raises(NotDurable):
-            await durable.append(table_id, "cmd-1", head, [event(b"one")])
+            await durable.append(table_id, command_key("cmd-1"), head, [event(b"one")])
         # The outcome is stored on the primary, but it is not reported as long as the
         # replica does not hold it: neither by a repeated append nor by a lookup.
         with pytest.raises(NotDurable):
-            await other.append(table_id, "cmd-1", head, [event(b"one")])
+            await other.append(table_id, command_key("cmd-1"), head, [event(b"one")])
         with pytest.raises(NotDurable):
-            await other.outcome(table_id, "cmd-1")
+            await other.outcome(table_id, 0, "cmd-1")
         # The default mode does not wait for replicas: it acknowledges at once.
-        second = await local.append(table_id, "cmd-2", await local.head(table_id), [event(b"2")])
+        second = await local.append(
+            table_id, command_key("cmd-2"), await local.head(table_id), [event(b"2")]
+        )
         assert not second.duplicate
 
-    again = await other.append(table_id, "cmd-1", head, [event(b"one")])
+    again = await other.append(table_id, command_key("cmd-1"), head, [event(b"one")])
     assert again.duplicate and again.last_version == 2
-    outcome = await other.outcome(table_id, "cmd-1")
+    outcome = await other.outcome(table_id, 0, "cmd-1")
     assert outcome == again
     await other_client.aclose()
     log = await durable.read(table_id)

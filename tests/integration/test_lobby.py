@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from proto import engine_pb2
-from services.engine.handler import TableHost
+from services.engine.host import TableHost
 from services.eventstore import EventStore
 from services.projector.lobby import Lobby, LobbyEntry, encode_cursor
 from services.projector.projector import Projector

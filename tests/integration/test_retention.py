@@ -12,9 +12,9 @@ import uuid
 
 import grpc
 import pytest
+from services.engine.host import TableHost
 
 from proto import engine_pb2, engine_pb2_grpc
-from services.engine.handler import TableHost
 from services.eventstore import EventStore, ShardKeys
 from services.projector.lobby import Lobby
 from services.redis_server import free_port
@@ -91,7 +91,7 @@ async def scenario(url: str) -> None:
             await eventually(lambda: queues_trimmed(store), "feeds and inboxes trimmed")
             # The table still being played keeps everything.
             assert await store.redis.exists(*store.keys(playing).views(2)) == 4
-            assert await store.outcome(playing, "c4") is not None
+            assert await store.outcome(playing, scripted_game(playing)[4][0], "c4") is not None
 
             for table_id in finished:
                 # Its command ids are gone: a command sent again is decided anew (it was

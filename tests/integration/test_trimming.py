@@ -9,9 +9,9 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+from services.engine.host import TableHost
 
 from services.engine.consumer import CommandConsumer, ConsumerSettings, consumer_group
-from services.engine.handler import TableHost
 from services.eventstore import EventStore, StreamTrimmer
 from tests.integration.test_engine_service_support import (
     FREUNDE,
@@ -79,7 +79,7 @@ async def test_the_engine_service_trims_its_inbox_after_acknowledging(
             env = envelope(table_id, f"c{n}", seat, command)
             await store.redis.xadd(inbox, {"env": env.SerializeToString(), "game": "freunde"})
         deadline = time.monotonic() + 60
-        while await store.outcome(table_id, f"c{len(game) - 1}") is None or (
+        while await store.outcome(table_id, game[-1][0], f"c{len(game) - 1}") is None or (
             await store.redis.xlen(inbox) > 1
         ):
             assert time.monotonic() < deadline, "the inbox was never trimmed"
