@@ -8,10 +8,10 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any, cast
 
 import pytest
-from services.engine.host import TableHost
 
 from proto import common_pb2, engine_pb2
 from services.engine.consumer import consumer_group
+from services.engine.host import TableHost
 from services.eventstore import EventStore, shard_of
 from tests.integration.test_engine_service_support import (
     FREUNDE,

@@ -12,9 +12,9 @@ import uuid
 
 import grpc
 import pytest
-from services.engine.host import TableHost
 
 from proto import engine_pb2, engine_pb2_grpc
+from services.engine.host import TableHost
 from services.eventstore import EventStore, ShardKeys
 from services.projector.lobby import Lobby
 from services.redis_server import free_port

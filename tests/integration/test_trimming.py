@@ -9,9 +9,9 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from services.engine.host import TableHost
 
 from services.engine.consumer import CommandConsumer, ConsumerSettings, consumer_group
+from services.engine.host import TableHost
 from services.eventstore import EventStore, StreamTrimmer
 from tests.integration.test_engine_service_support import (
     FREUNDE,
