@@ -58,6 +58,7 @@ import engines
 from engines.core import codes
 from proto import common_pb2
 from services.engine.host import TableHost
+from services.engine.refusals import Refused
 from services.eventstore import (
     CommandApplied,
     CommandIdReused,
@@ -113,6 +114,12 @@ end
 return 0
 """
 
+# The dead letters' codes beside the engine's own refusals (see the module docstring).
+GAME_NOT_FOUND = "game.not_found"
+ENVELOPE_MALFORMED = "envelope.malformed"
+TABLE_WRONG_SHARD = "table.wrong_shard"
+COMMAND_FAILED = "command.failed"
+
 # Longer than any group lags behind another in practice; a group later than that only
 # writes a second letter for the same unroutable entry.
 _DEAD_MARKER_TTL_MS = 24 * 3600 * 1000
@@ -140,14 +147,6 @@ class ConsumerSettings:
     poll_ms: int = 50
     dead_letters_max: int = 10_000
     trim_every_s: float = 1.0
-
-
-class _Refused(Exception):
-    """An entry that can never be handled: it goes to the dead letters at once."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
 
 
 @dataclass(slots=True)
@@ -396,7 +395,7 @@ class CommandConsumer:
         try:
             envelope.ParseFromString(fields[b"env"])
         except (KeyError, DecodeError):
-            refusal = _Refused("envelope.malformed", "the env field is not a CommandEnvelope")
+            refusal = Refused("The env field is not a CommandEnvelope.", ENVELOPE_MALFORMED)
             await self._dead_letter(shard, entry, fields, refusal)
             return True
         command = _Command(entry, fields, envelope, deliveries)
@@ -440,7 +439,7 @@ class CommandConsumer:
             return True
         try:
             await self._handle(shard, command)
-        except _Refused as refused:
+        except Refused as refused:
             await self._dead_letter(shard, command.entry_id, command.fields, refused)
         except Exception as failure:
             command.error = f"{type(failure).__name__}: {failure}"
@@ -471,7 +470,7 @@ class CommandConsumer:
                 codes.TABLE_NOT_FOUND.code,
                 codes.TABLE_WRONG_GAME.code,
             ):
-                raise _Refused(rejection.code, rejection.message)
+                raise Refused(rejection.message, rejection.code)
             if rejection is not None and rejection.code == codes.VERSION_CONFLICT.code:
                 await self._record(envelope, rejection)
         await self._ack(shard, command.entry_id)
@@ -484,10 +483,10 @@ class CommandConsumer:
         if keys.shard == shard.index:
             return
         if not await self.redis.exists(keys.meta):
-            raise _Refused(codes.TABLE_NOT_FOUND.code, codes.TABLE_NOT_FOUND.message)
-        raise _Refused(
-            "table.wrong_shard",
-            f"table {table_id!r} takes its commands in the inbox of shard {keys.shard}",
+            raise Refused(codes.TABLE_NOT_FOUND.message, codes.TABLE_NOT_FOUND.code)
+        raise Refused(
+            f"Table {table_id!r} takes its commands in the inbox of shard {keys.shard}.",
+            TABLE_WRONG_SHARD,
         )
 
     async def _record(self, envelope: common_pb2.CommandEnvelope, rejection: Any) -> None:
@@ -502,11 +501,11 @@ class CommandConsumer:
         self.trimmer.acknowledged(shard.keys.cmd)
 
     async def _dead_letter(
-        self, shard: _Shard, entry_id: bytes, fields: dict[bytes, bytes], why: str | _Refused
+        self, shard: _Shard, entry_id: bytes, fields: dict[bytes, bytes], why: str | Refused
     ) -> None:
         """Move the entry to the shard's dead-letter stream with why, then acknowledge it."""
-        reason = str(why)
-        code = why.code if isinstance(why, _Refused) else "command.failed"
+        code = why.code if isinstance(why, Refused) else COMMAND_FAILED
+        reason = f"{code}: {why.message}" if isinstance(why, Refused) else why
         letter: dict[bytes, bytes] = dict(fields)
         letter.update(
             {
@@ -538,15 +537,15 @@ class CommandConsumer:
             )
 
 
-def _unknown_game(game: str, games: frozenset[str]) -> _Refused:
+def _unknown_game(game: str, games: frozenset[str]) -> Refused:
     known = ", ".join(sorted(games))
     if not game:
-        return _Refused("game.not_found", f"the entry names no game (games: {known})")
+        return Refused(f"The entry names no game (games: {known}).", GAME_NOT_FOUND)
     hint = ""
     for name in sorted(games):
         if name.casefold() == game.strip().casefold():
-            hint = f"; did you mean {name!r}?"
-    return _Refused("game.not_found", f"no engine plays {game!r} (games: {known}){hint}")
+            hint = f" Did you mean {name!r}?"
+    return Refused(f"No engine plays {game!r} (games: {known}).{hint}", GAME_NOT_FOUND)
 
 
 def _as_bytes(value: Any) -> bytes:

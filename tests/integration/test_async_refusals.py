@@ -126,7 +126,7 @@ async def test_a_command_naming_no_known_game_is_one_dead_letter(shared: EventSt
     assert [f[b"code"] for f in letters] == [b"game.not_found"] * 3
     sent = [common_pb2.CommandEnvelope.FromString(f[b"env"]).command_id for f in letters]
     assert sent == ["lost-0", "lost-1", "lost-2"]
-    assert b"did you mean 'freunde'?" in letters[0][b"reason"]
+    assert b"Did you mean 'freunde'?" in letters[0][b"reason"]
     assert b"'chess'" in letters[1][b"reason"]
     assert b"names no game" in letters[2][b"reason"]
     for n in range(3):
