@@ -28,7 +28,9 @@ from tests.integration.store_support import command_key
 
 pytestmark = [pytest.mark.integration, pytest.mark.anyio]
 
-REPLICAS = Durability(DurabilityMode.REPLICAS, replicas=1, timeout_ms=300)
+# Patient enough for a busy machine; IMPATIENT only where the wait is meant to fail.
+REPLICAS = Durability(DurabilityMode.REPLICAS, replicas=1, timeout_ms=10_000)
+IMPATIENT = Durability(DurabilityMode.REPLICAS, replicas=1, timeout_ms=300)
 
 
 class Pair:
@@ -144,18 +146,20 @@ async def test_without_a_replica_nothing_is_acknowledged_and_the_retry_is_once_i
     created = await durable.create_table(meta, b"seed", [event(b"setup")])
     head: Head = created.head
 
+    impatient = EventStore(durable.redis, shards=4, durability=IMPATIENT)
     # Another engine replica: its connection never wrote what it would report.
     other_client = await connect(pair.primary.url)
     other = EventStore(other_client, shards=4, durability=REPLICAS)
+    other_impatient = EventStore(other_client, shards=4, durability=IMPATIENT)
     with pair.replica_frozen():
         with pytest.raises(NotDurable):
-            await durable.append(table_id, command_key("cmd-1"), head, [event(b"one")])
+            await impatient.append(table_id, command_key("cmd-1"), head, [event(b"one")])
         # The outcome is stored on the primary, but it is not reported as long as the
         # replica does not hold it: neither by a repeated append nor by a lookup.
         with pytest.raises(NotDurable):
-            await other.append(table_id, command_key("cmd-1"), head, [event(b"one")])
+            await other_impatient.append(table_id, command_key("cmd-1"), head, [event(b"one")])
         with pytest.raises(NotDurable):
-            await other.outcome(table_id, 0, "cmd-1")
+            await other_impatient.outcome(table_id, 0, "cmd-1")
         # The default mode does not wait for replicas: it acknowledges at once.
         second = await local.append(
             table_id, command_key("cmd-2"), await local.head(table_id), [event(b"2")]
