@@ -21,7 +21,7 @@ replica ahead) is answered by reading the table's own stream, the source of trut
 Growth. Feed entries every consumer group has acknowledged are trimmed (at most once a
 second per feed). A finished table's read models, snapshot, command ids and lobby entry
 expire after ``finished_ttl_s`` (:mod:`services.projector.retention`); the periodic
-sweep runs with the lag report.
+sweep runs about once a second.
 
 ``rebuild()`` drops every read model and writes them again from the table logs; the
 result is byte-identical to the incremental one because both render the state at the
@@ -141,6 +141,7 @@ class Projector:
         reclaim_idle_ms: int = 30_000,
         finished_ttl_s: int = FINISHED_TTL_S,
         trim_every_s: float = 1.0,
+        sweep_every_s: float = 1.0,
     ) -> None:
         self.store = store
         self.redis = store.redis
@@ -162,6 +163,8 @@ class Projector:
         self.trimmer = StreamTrimmer(self.redis, trim_every_s)
         self._cluster = isinstance(self.redis, RedisCluster)
         self._lag_at = 0.0
+        self.sweep_every_s = sweep_every_s
+        self._swept_at = 0.0
 
     def engine(self, game: str) -> Engine[Any, Any, Any]:
         if game not in self._engines:
@@ -188,8 +191,9 @@ class Projector:
             try:
                 if time.monotonic() - self._lag_at >= self.lag_every_s:
                     await self.reclaim()
-                    await self.sweep()
                     await self.report_lag()
+                if time.monotonic() - self._swept_at >= self.sweep_every_s:
+                    await self.sweep()
                 await self.step()
                 await self.trimmer.trim_due()
             except (RedisError, OSError) as trouble:
@@ -338,6 +342,7 @@ class Projector:
     async def sweep(self) -> int:
         """Take finished tables whose time is up out of the lobby and delete their hot
         keys; returns how many tables."""
+        self._swept_at = time.monotonic()
         now = time.time_ns() // 1_000_000
         swept = 0
         for game in engines.GAMES:
