@@ -157,3 +157,8 @@ class LobbyKeys:
     def expiry(self) -> str:
         """Sorted set: finished tables, scored by when their entry leaves the lobby."""
         return f"{self.prefix}:expiry"
+
+    @property
+    def durable(self) -> str:
+        """A marker written right before a durability wait on the lobby's node."""
+        return f"{self.prefix}:durable"

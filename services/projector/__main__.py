@@ -20,7 +20,9 @@ async def _main(rebuild: bool, settings: Settings) -> None:
     redis = await connect(settings.redis_url)
     try:
         projector = Projector(
-            EventStore(redis, shards=settings.shards), finished_ttl_s=settings.finished_ttl_s
+            EventStore(redis, shards=settings.shards),
+            finished_ttl_s=settings.finished_ttl_s,
+            durability=settings.durability,
         )
         if rebuild:
             await projector.ensure_groups()

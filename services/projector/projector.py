@@ -14,7 +14,12 @@ table's entry in the lobby indexes (:mod:`services.projector.lobby`).
 Crash safety. A table's read models are written by one script, and only when their
 version is above the stored one, so a repeated or late write is a no-op. The lobby entry
 is written first with the same rule. The feed entries are acknowledged only after the
-writes: a crash in between means reprocessing, which changes nothing. A feed event that
+writes: a crash in between means reprocessing, which changes nothing. A table's views
+live on its feed's node, so a failover there loses an acknowledgement with the views it
+followed; the lobby lives on another node, so before acknowledging a batch the projector
+waits until the lobby's writes are as durable as the deployment's durability mode asks
+(:mod:`services.eventstore.durability`): in the ``replicas`` mode, a lobby entry is never
+lost behind an acknowledged feed entry. A feed event that
 is not the next one after the stored projection (a gap, a restart, another projector
 replica ahead) is answered by reading the table's own stream, the source of truth.
 
@@ -50,13 +55,17 @@ from engines.core.play import fold_stored
 from proto import common_pb2
 from services.eventstore import (
     PROJECTOR_LAG_KEY,
+    Durability,
     EventStore,
     Keys,
+    LobbyKeys,
+    NotDurable,
     ShardKeys,
     StreamTrimmer,
     TableNotFound,
     forget_idle_consumers,
 )
+from services.eventstore.durability import Waits, waits_for
 from services.logs import bind, get_logger
 from services.projector.lobby import Lobby
 from services.projector.retention import FINISHED_TTL_S, Retention
@@ -142,6 +151,7 @@ class Projector:
         finished_ttl_s: int = FINISHED_TTL_S,
         trim_every_s: float = 1.0,
         sweep_every_s: float = 1.0,
+        durability: Durability | None = None,
     ) -> None:
         self.store = store
         self.redis = store.redis
@@ -161,6 +171,8 @@ class Projector:
         self.lobby = Lobby(self.redis)
         self.retention = Retention(self.redis, finished_ttl_s)
         self.trimmer = StreamTrimmer(self.redis, trim_every_s)
+        self.durability = durability or Durability()
+        self._waits: Waits | None = None
         self._cluster = isinstance(self.redis, RedisCluster)
         self._lag_at = 0.0
         self.sweep_every_s = sweep_every_s
@@ -196,7 +208,7 @@ class Projector:
                     await self.sweep()
                 await self.step()
                 await self.trimmer.trim_due()
-            except (RedisError, OSError) as trouble:
+            except (RedisError, OSError, NotDurable) as trouble:
                 # Redis restarting or failing over: nothing is acknowledged, so wait and go on.
                 log.warning("projector.redis_unavailable", error=str(trouble))
                 await asyncio.sleep(1)
@@ -292,6 +304,8 @@ class Projector:
                     # One table's broken view must not stop every other table's; its next
                     # event finds the gap and tries again from the log.
                     log.exception("projector.table_failed")
+        for game in sorted(set(games.values())):
+            await self._lobby_durable(game)
         await self.redis.xack(stream, self.group, *[entry_id for entry_id, _ in entries])
         self.trimmer.acknowledged(stream)
 
@@ -338,6 +352,13 @@ class Projector:
         if expire_at is not None:
             await self.retention.expire(keys, seats, expire_at)
         return bool(written)
+
+    async def _lobby_durable(self, game: str) -> None:
+        """Wait until the lobby's writes so far are durable (raises NotDurable)."""
+        if self._waits is None:
+            self._waits = await waits_for(self.redis, self.durability, None)
+        if self._waits:
+            await self._waits.run(self.redis, LobbyKeys(game).durable, f"lobby:{game}")
 
     async def sweep(self) -> int:
         """Take finished tables whose time is up out of the lobby and delete their hot
