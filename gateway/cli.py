@@ -158,7 +158,7 @@ def _scores(status: dict[str, Any]) -> RichTable:
 
 
 class Bots(StrEnum):
-    """How the bots choose their commands."""
+    """Which of the game's own bots fill the seats (every game offers these two)."""
 
     random = "random"
     greedy = "greedy"
@@ -171,7 +171,10 @@ def play(
     bots: Annotated[
         Bots,
         typer.Option(
-            help="random: any legal command; greedy: the best-scoring one a command ahead."
+            help=(
+                "random: any legal command; greedy: the game's own player, which plays "
+                "for points (Freunde's finishes games by the Emperor)."
+            )
         ),
     ] = Bots.random,
     bot_seed: Annotated[

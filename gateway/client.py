@@ -7,17 +7,17 @@ client, so they exercise exactly what an outside client would.
 from __future__ import annotations
 
 import json
-import random
 import secrets
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
 
 import engines
-from engines.core.bots import GreedyBot
-from engines.core.contract import TableConfig
+from engines.core.canonical import message_bytes
+from engines.core.contract import Engine, TableConfig
+from engines.core.game import Bot, BotFactory
 from engines.core.messages import from_json, to_json
 from engines.core.play import Table
 
@@ -28,6 +28,7 @@ __all__ = [
     "PlayedTable",
     "ServerEvent",
     "event_summary",
+    "game_bot",
     "play_table",
 ]
 
@@ -237,15 +238,29 @@ class PlayedTable:
     latencies: list[float] = field(default_factory=list)
 
 
+def game_bot(engine: Engine[Any, Any, Any], name: str, seed: int) -> Bot:
+    """The bot called ``name`` that the game offers, seeded with ``seed``.
+
+    Every game built on the kit names its own players in ``Game.bots`` ("random", and a
+    "greedy" player that knows the game); an engine that names none has no bots.
+    """
+    offered: Mapping[str, BotFactory] = getattr(engine, "bots", {})
+    if name not in offered:
+        raise ValueError(
+            f"unknown bots {name!r}; {engine.info.game} offers {', '.join(sorted(offered))}"
+        )
+    return offered[name](seed)
+
+
 class BotTable:
     """Bots seated at one table, playing it over HTTP one command at a time.
 
-    Each turn the seat to act asks for its legal commands with its own token and sends one
-    with ``expected_version``. Random bots choose among what the gateway lists. Greedy bots
-    look one command ahead, which needs the full state: the driver opened the table with
-    its own seed, so it keeps an exact local mirror (``engines.core.play.Table``) by
-    applying each accepted command, and checks the mirror's version against the
-    gateway's after every command.
+    The bots are the game's own (:func:`game_bot`). They choose on an exact local mirror
+    of the table (``engines.core.play.Table``): the driver opened the table with its own
+    seed, so it applies each accepted command to the mirror and checks the mirror's
+    version against the gateway's after every command. Each turn the seat to act also
+    asks the gateway for its legal commands with its own token, and the bot's choice must
+    be among them; it is sent with ``expected_version``.
     """
 
     def __init__(
@@ -257,8 +272,6 @@ class BotTable:
         bot_seed: int = 0,
         options: dict[str, Any] | None = None,
     ) -> None:
-        if bots not in ("random", "greedy"):
-            raise ValueError(f"unknown bots {bots!r}; choose random or greedy")
         self.client = client
         self.table_id: str = created["table_id"]
         self.game: str = created["game"]
@@ -267,14 +280,13 @@ class BotTable:
         self.version: int = created["version"]
         self.seed_commitment: str = created["seed_commitment"]
         self.engine = engines.get(self.game)
+        self.bot = game_bot(self.engine, bots, bot_seed)
         self.mirror = Table.create(
             self.engine, TableConfig(self.table_id, self.seats, dict(options or {})), seed
         )
         self.status: dict[str, Any] = {}
         self.commands = 0
         self.latencies: list[float] = []
-        self._random = random.Random(bot_seed)
-        self._greedy = GreedyBot(bot_seed) if bots == "greedy" else None
 
     @classmethod
     async def open(
@@ -289,6 +301,7 @@ class BotTable:
     ) -> BotTable:
         """Open a table with ``seed`` (drawn here when absent: the driver needs it for
         its mirror) and seat bots at it."""
+        game_bot(engines.get(game), bots, bot_seed)  # an unknown bot opens no table
         seed = seed if seed is not None else secrets.token_bytes(32)
         created = await client.create_table(game, seats, options=options, seed=seed)
         return cls(client, created, seed, bots, bot_seed, options)
@@ -306,10 +319,14 @@ class BotTable:
         seat = int(status["to_act"][0])
         token = self.tokens[seat]
         legal = await self.client.legal_commands(self.table_id, token)
-        if self._greedy is not None:
-            chosen = to_json(self._greedy.choose(self.engine, self.mirror.state, seat))
-        else:
-            chosen = self._random.choice(legal["commands"])
+        command = self.bot.choose(self.engine, self.mirror.state, seat)
+        listed = {message_bytes(from_json(self.engine.command_type, c)) for c in legal["commands"]}
+        if message_bytes(command) not in listed:
+            raise RuntimeError(
+                f"table {self.table_id}: the mirror's choice is not among the gateway's legal "
+                "commands"
+            )
+        chosen = to_json(command)
         started = clock() if clock else 0.0
         reply = await self.client.command(
             self.table_id, token, f"{self.table_id}.{self.commands}", chosen, legal["version"]
@@ -318,7 +335,7 @@ class BotTable:
             self.latencies.append(clock() - started)
         self.commands += 1
         self.version = reply["version"]
-        self.mirror.execute(seat, from_json(self.engine.command_type, chosen))
+        self.mirror.execute(seat, command)
         # The gateway's log also holds the revealed seed once the game has ended.
         if self.mirror.version not in (self.version, self.version - 1):
             raise RuntimeError(
