@@ -1,5 +1,5 @@
-"""Everything the gateway reads from Redis: table meta, read models, the lobby, the
-projector's lag, and the raw log of finished tables.
+"""Everything the gateway reads from Redis: table meta, read models, the projector's lag,
+and the raw log of finished tables (the lobby: ``gateway.lobby``).
 
 Writes never happen here: the engine services append and the projector projects.
 """
@@ -25,7 +25,6 @@ from services.eventstore import (
     Keys,
     TableNotFound,
     connect,
-    lobby_key,
 )
 
 __all__ = ["ReadModel", "ReadStore"]
@@ -114,16 +113,6 @@ class ReadStore:
                 return None
             await asyncio.sleep(delay)
             delay = min(delay * 2, 0.1)
-
-    async def lobby(self, game: str) -> dict[str, dict[str, Any]]:
-        raw = await self.redis.hgetall(lobby_key(game))
-        lobby: dict[str, dict[str, Any]] = {}
-        for key, value in raw.items():
-            try:
-                lobby[_decode(key)] = json.loads(_decode(value))
-            except ValueError:
-                continue
-        return lobby
 
     async def projector_lag(self) -> dict[str, Any]:
         raw = await self.redis.get(PROJECTOR_LAG_KEY)

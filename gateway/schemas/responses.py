@@ -158,11 +158,15 @@ class LobbyOut(BaseModel):
                         "winners": [],
                     },
                 }
-            ]
+            ],
+            "next_cursor": "MDAwMTc2NDQ4MzYwMDAwMDo1ZjBjOGUyYTliN2Q0YzFlM2E2ZjhiMjA",
         }
     )
 
     tables: list[LobbyTable]
+    next_cursor: str | None = Field(
+        default=None, description="Pass as ?cursor= for the next page; null on the last page."
+    )
 
 
 class TableView(BaseModel):
