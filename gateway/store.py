@@ -1,5 +1,5 @@
-"""Everything the gateway reads from Redis: table meta, read models, the lobby, the
-projector's lag, wake-ups for streaming, and the raw log of finished tables.
+"""Everything the gateway reads from Redis: table meta, read models, the projector's lag,
+and the raw log of finished tables (the lobby: ``gateway.lobby``).
 
 Writes never happen here: the engine services append and the projector projects.
 """
@@ -9,19 +9,34 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from redis.exceptions import ResponseError
+from cachetools import LRUCache
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialWithJitterBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from gateway.errors import ApiError
 from proto import common_pb2
-from services.eventstore import EventStore, TableNotFound, connect, shard_of
+from services.eventstore import (
+    PROJECTOR_LAG_KEY,
+    EventStore,
+    Keys,
+    TableNotFound,
+    connect,
+)
 
 __all__ = ["ReadModel", "ReadStore"]
 
 _META_CACHE = 10_000
+
+# Every read here is idempotent, so a pooled connection that died with a Redis restart is
+# reopened and the read sent again at once, instead of failing the request. Timeouts are
+# not retried: a Redis that does not answer is reported (503), not waited for again.
+READ_RETRY = Retry(
+    ExponentialWithJitterBackoff(cap=0.25, base=0.01), 3, supported_errors=(RedisConnectionError,)
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,18 +59,18 @@ class ReadStore:
         self.shards = shards
         self.events = EventStore(redis, shards=shards)
         # Meta is written once at creation and never changes, so caching it is safe.
-        self._meta: OrderedDict[str, common_pb2.TableMeta] = OrderedDict()
+        self._meta: LRUCache[str, common_pb2.TableMeta] = LRUCache(maxsize=_META_CACHE)
 
     @classmethod
     async def open(cls, url: str, shards: int) -> ReadStore:
-        return cls(await connect(url), shards)
+        return cls(await connect(url, retry=READ_RETRY), shards)
 
     async def close(self) -> None:
         close = getattr(self.redis, "aclose", None) or self.redis.close
         await close()
 
-    def prefix(self, table_id: str) -> str:
-        return f"bw:{{s{shard_of(table_id, self.shards)}}}:t:{table_id}"
+    def keys(self, table_id: str) -> Keys:
+        return self.events.keys(table_id)
 
     async def ping(self) -> bool:
         return bool(await self.redis.ping())
@@ -64,20 +79,17 @@ class ReadStore:
         """The table's meta; 404 ``table.not_found`` when there is no such table."""
         cached = self._meta.get(table_id)
         if cached is not None:
-            self._meta.move_to_end(table_id)
             return cached
         try:
             meta = await self.events.meta(table_id)
         except TableNotFound:
             raise ApiError(404, "table.not_found", f"No table {table_id!r}.") from None
         self._meta[table_id] = meta
-        if len(self._meta) > _META_CACHE:
-            self._meta.popitem(last=False)
         return meta
 
     async def read_model(self, table_id: str, name: str) -> ReadModel | None:
         """``view:public``, ``view:seat:<n>`` or ``view:status`` as last projected."""
-        raw = await self.redis.hgetall(f"{self.prefix(table_id)}:view:{name}")
+        raw = await self.redis.hgetall(self.keys(table_id).view(name))
         if not raw:
             return None
         fields = {_decode(k): _decode(v) for k, v in raw.items()}
@@ -102,18 +114,8 @@ class ReadStore:
             await asyncio.sleep(delay)
             delay = min(delay * 2, 0.1)
 
-    async def lobby(self, game: str) -> dict[str, dict[str, Any]]:
-        raw = await self.redis.hgetall(f"bw:lobby:{game}")
-        lobby: dict[str, dict[str, Any]] = {}
-        for key, value in raw.items():
-            try:
-                lobby[_decode(key)] = json.loads(_decode(value))
-            except ValueError:
-                continue
-        return lobby
-
     async def projector_lag(self) -> dict[str, Any]:
-        raw = await self.redis.get("bw:projector:lag")
+        raw = await self.redis.get(PROJECTOR_LAG_KEY)
         if raw is None:
             return {}
         try:
@@ -121,15 +123,6 @@ class ReadStore:
         except ValueError:
             return {}
         return lag if isinstance(lag, dict) else {"lag": lag}
-
-    async def wait_for_events(self, table_id: str, after: int, block_ms: int) -> bool:
-        """Block until the table's stream has an entry past version ``after``."""
-        key = f"{self.prefix(table_id)}:events"
-        try:
-            reply = await self.redis.xread({key: f"{after}-1"}, count=1, block=block_ms)
-        except ResponseError:
-            return False
-        return bool(reply)
 
     async def log(self, table_id: str) -> list[common_pb2.StoredEvent]:
         """The whole stored log, unredacted (only ever served for finished tables)."""

@@ -23,7 +23,7 @@ import engines
 from proto import engine_pb2, engine_pb2_grpc
 from services.config import Settings
 from services.engine.consumer import CommandConsumer, ConsumerSettings
-from services.engine.handler import TableHost
+from services.engine.host import TableHost
 from services.engine.servicer import EngineServicer
 from services.eventstore import EventStore, connect
 from services.logs import get_logger
@@ -77,7 +77,7 @@ async def start(
         raise RuntimeError("REDIS_URL is not set")
     redis = await connect(settings.redis_url)
     await redis.ping()
-    store = EventStore(redis, shards=settings.shards)
+    store = EventStore(redis, shards=settings.shards, durability=settings.durability)
     table_host = TableHost(
         store,
         engines.get(game),
@@ -108,6 +108,7 @@ async def start(
                 lease_ms=settings.lease_ms,
                 max_deliveries=settings.max_deliveries,
                 retry_delay_ms=settings.retry_delay_ms,
+                dead_letters_max=settings.dead_letters_max,
             ),
         )
     service = EngineService(server, bound, table_host, health_servicer, consumer)

@@ -5,37 +5,63 @@ See :mod:`services.eventstore.store` for the write path and what a crash can los
 """
 
 from services.eventstore.connection import AnyRedis, connect, is_cluster
-from services.eventstore.keys import Keys, ShardKeys, lobby_key, shard_of
+from services.eventstore.durability import Durability, DurabilityMode, server_supports_waitaof
+from services.eventstore.groups import forget_idle_consumers
+from services.eventstore.keys import (
+    PROJECTOR_LAG_KEY,
+    RATE_LIMIT_PREFIX,
+    Keys,
+    LobbyKeys,
+    ShardKeys,
+    command_field,
+    engine_consumers_key,
+    shard_of,
+)
 from services.eventstore.model import (
     Appended,
     CommandAlreadyDecided,
     CommandApplied,
+    CommandIdReused,
+    CommandKey,
     CommandRejected,
     Head,
+    Lookup,
     NotDurable,
     TableExists,
     TableNotFound,
     VersionConflict,
 )
-from services.eventstore.store import EventStore, server_supports_waitaof
+from services.eventstore.store import EventStore
+from services.eventstore.trim import StreamTrimmer
 
 __all__ = [
+    "PROJECTOR_LAG_KEY",
+    "RATE_LIMIT_PREFIX",
     "AnyRedis",
     "Appended",
     "CommandAlreadyDecided",
     "CommandApplied",
+    "CommandIdReused",
+    "CommandKey",
     "CommandRejected",
+    "Durability",
+    "DurabilityMode",
     "EventStore",
     "Head",
     "Keys",
+    "LobbyKeys",
+    "Lookup",
     "NotDurable",
     "ShardKeys",
+    "StreamTrimmer",
     "TableExists",
     "TableNotFound",
     "VersionConflict",
+    "command_field",
     "connect",
+    "engine_consumers_key",
+    "forget_idle_consumers",
     "is_cluster",
-    "lobby_key",
     "server_supports_waitaof",
     "shard_of",
 ]

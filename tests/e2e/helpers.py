@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Awaitable
 from typing import Any
 
@@ -12,6 +14,7 @@ from engines.core.contract import Engine
 from engines.core.messages import to_json
 from engines.core.play import fold
 from gateway.client import ApiFailure, GatewayClient
+from tests.e2e.stack import ROOT
 
 
 def plain(data: Any) -> Any:
@@ -66,3 +69,15 @@ async def stream_until(
         if got[-1]["version"] >= head:
             return got
     return got
+
+
+def run_cli(url: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """``boardwright ARGS`` against the gateway at ``url``, as a user would run it."""
+    return subprocess.run(
+        [sys.executable, "-m", "gateway.cli", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={"BW_URL": url, "COLUMNS": "200", "PATH": "/usr/bin:/bin"},
+    )

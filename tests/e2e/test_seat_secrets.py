@@ -15,8 +15,10 @@ import httpx
 import pytest
 
 import engines
+from engines.core.hashchain import opens_own_commitment, verify_chain
 from engines.core.messages import to_json
 from gateway.client import BotTable, GatewayClient
+from tests.chain_attack import attack, readable_from_json
 from tests.e2e.helpers import all_events, plain, redacted_events, status_of, stream_until
 from tests.e2e.stack import Stack
 
@@ -86,11 +88,12 @@ def test_no_endpoint_lets_a_seat_act_for_or_see_into_another(stack: Stack) -> No
             for seat, view in views.items():
                 assert view["version"] == head and view["seat"] == seat
                 assert view["view"] == plain(ENGINE.view(state, seat))
-                assert view["view"]["you"]["hand"] == plain(ENGINE.view(state, seat)["you"]["hand"])
+                mine = ENGINE.view(state, seat)["private"]["hand"]
+                assert view["view"]["private"]["hand"] == plain(mine)
             assert spectator["view"] == plain(ENGINE.view(state, None))
-            assert spectator["view"]["you"] is None
-            hand_0 = json.dumps(views[0]["view"]["you"]["hand"], sort_keys=True)
-            assert hand_0 != json.dumps(views[1]["view"]["you"]["hand"], sort_keys=True)
+            assert spectator["view"]["private"] is None
+            hand_0 = json.dumps(views[0]["view"]["private"]["hand"], sort_keys=True)
+            assert hand_0 != json.dumps(views[1]["view"]["private"]["hand"], sort_keys=True)
             for seat in (1, 2):
                 assert hand_0 not in json.dumps(views[seat]["view"], sort_keys=True)
 
@@ -117,6 +120,20 @@ def test_no_endpoint_lets_a_seat_act_for_or_see_into_another(stack: Stack) -> No
                 hidden_somewhere = hidden_somewhere or expected != full
             assert hidden_somewhere, "the position under test holds secrets to hide"
 
+            # The chain: every reader can check every link of what it read and a seat its own
+            # commitments, and nothing it read narrows down a value hidden from it.
+            attacked = 0
+            for viewer in viewers:
+                token = None if viewer is None else table.tokens[viewer]
+                read = [readable_from_json(row) for row in await all_events(client, tid, token)]
+                assert verify_chain(read).ok
+                for shown, event in zip(read, table.mirror.events, strict=True):
+                    assert viewer is None or opens_own_commitment(shown, viewer)
+                    for attempt in attack(ENGINE, event, shown, viewer):
+                        assert attempt.learned_nothing, (viewer, shown.version, attempt)
+                        attacked += 1
+            assert attacked > 100, "dealt objectives, deck orders and drawn plots were attacked"
+
             # Replay: own view at any time; another seat's only after the end.
             assert await status_of(client.replay(tid, head, table.tokens[1], seat=0)) == (
                 403,
@@ -131,7 +148,7 @@ def test_no_endpoint_lets_a_seat_act_for_or_see_into_another(stack: Stack) -> No
 
             # Errors: claiming a card from seat 0's hand fails exactly like claiming one that
             # is still in a deck, so the error tells seat 1 nothing about seat 0's hand.
-            in_hand = state.hands[0][0]
+            in_hand = state.players[0].hand[0]
             in_deck = next(card for deck in state.decks for card in deck)
             answers = []
             for n, card in enumerate((in_hand, in_deck)):
