@@ -129,7 +129,7 @@ def test_the_intern_program_performs_any_task_for_3_coins() -> None:
     """Three coins: any one of the four tasks, with its upgrade and energy bars."""
     history = [
         *opening(row=ROW),
-        *crossed(0, "hatchet", [0, 1, 2, 3]),
+        *crossed(0, "hatchet", [0, 1, 2]),
         unlocked(0, "tool", "chop"),
         coins(0, 3),
     ]
@@ -179,7 +179,7 @@ def test_an_energy_bar_once_per_task_and_tools_are_not_retroactive() -> None:
         *opening(row=ROW),
         *crossed(0, "energy_bar_1", [0, 1, 2]),
         unlocked(0, "energy", "energy_bar_1", 2),
-        *crossed(0, "hatchet", [0, 1, 2]),
+        *crossed(0, "hatchet", [0, 1]),
     ]
     history += step(history, 0, cmd(choose_card=pb.ChooseCard(slot=0)))
     history += step(history, 0, cmd(use_energy=pb.UseEnergy(bar="energy_bar_1")))
@@ -187,8 +187,8 @@ def test_an_energy_bar_once_per_task_and_tools_are_not_retroactive() -> None:
         "energy.used"
     )
     assert position(history).state.players[0].task.actions == 2  # type: ignore[union-attr]
-    history += [gained(0, "iron")]
-    history += step(history, 0, cmd(spend=pb.Spend(good="iron", feature="hatchet", space=3)))
+    history += [gained(0, "copper")]
+    history += step(history, 0, cmd(spend=pb.Spend(good="copper", feature="hatchet", space=2)))
     state = position(history).state
     assert state.players[0].tools == ("chop",)
     assert state.players[0].task is not None and state.players[0].task.actions == 2

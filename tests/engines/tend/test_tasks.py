@@ -72,7 +72,7 @@ def test_a_plus_square_gives_actions_and_an_action_and_coin_square_both() -> Non
 def test_reaching_the_bottom_row_unlocks_lake_and_grotto_fishing() -> None:
     path = [scratched(0, "mine", n, Square(good="stone")) for n in (0, 6, 12)]
     path += [scratched(0, "mine", n, Square(good="iron")) for n in (18, 24)]
-    history = [*opening(), *path, *crossed(0, "pickaxe", [0, 1, 2, 3]), unlocked(0, "tool", "mine")]
+    history = [*opening(), *path, *crossed(0, "pickaxe", [0, 1, 2]), unlocked(0, "tool", "mine")]
     history = _task(history, "mine")
     draw = draw_of(position(history).state, 0, "mine", 30, Square(good="gold"))
     mined = step(history, 0, cmd(mine=pb.Mine(square=30)), Scripted(draw))

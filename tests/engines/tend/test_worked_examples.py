@@ -198,7 +198,7 @@ def test_adria_plants_waters_and_tills() -> None:
     history = [
         *opening(),
         *[e(mark_drawn=pb.MarkDrawn(seat=0, mark="tilled", cell=farm(r, c))) for r, c in soil],
-        *crossed(0, "farm_tools", [0, 1, 2, 3]),
+        *crossed(0, "farm_tools", [0, 1, 2]),
         unlocked(0, "tool", "tend"),
         *crossed(0, "energy_bar_1", [0, 1, 2]),
         unlocked(0, "energy", "energy_bar_1", 2),
