@@ -101,8 +101,10 @@ def _port_is_free(port: int) -> bool:
         return True
 
 
-def free_port(*, cluster_bus: bool = False) -> int:
-    """A loopback port free right now; with ``cluster_bus``, port + 10000 is free too.
+def free_port(*, cluster_bus: bool = False, run: int = 1) -> int:
+    """A loopback port free right now; with ``cluster_bus``, port + 10000 is free too;
+    with ``run``, so are the ``run - 1`` ports after it (the launcher counts engine ports
+    up from one base).
 
     Another process may take it before we use it: callers retry on a bind failure.
     """
@@ -110,6 +112,8 @@ def free_port(*, cluster_bus: bool = False) -> int:
         with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
             sock.bind(("127.0.0.1", 0))
             port = int(sock.getsockname()[1])
+        if port + run > 65536 or not all(_port_is_free(port + i) for i in range(1, run)):
+            continue
         if not cluster_bus:
             return port
         bus = port + _CLUSTER_BUS_OFFSET

@@ -13,18 +13,21 @@ from pathlib import Path
 import httpx
 import pytest
 
+import engines
 from services.redis_server import free_port
 
 pytestmark = [pytest.mark.integration, pytest.mark.e2e]
 
 _START_S = 90
+_READY_S = 60
 
 
 def launch(tmp_path: Path) -> subprocess.Popen[str]:
-    """The launcher with a private Redis under ``tmp_path`` and free ports."""
+    """The launcher with a private Redis under ``tmp_path`` and free ports; its stderr goes
+    to ``tmp_path/launcher.err`` so a failure can show it."""
     env = {k: v for k, v in os.environ.items() if k != "REDIS_URL"}
     env.update(
-        BW_ENGINE_PORT=str(free_port()),
+        BW_ENGINE_PORT=str(free_port(run=len(engines.available()))),
         BW_GATEWAY_PORT=str(free_port()),
         BW_SHARDS="4",
     )
@@ -33,12 +36,36 @@ def launch(tmp_path: Path) -> subprocess.Popen[str]:
         cwd=tmp_path,
         env=env,
         stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
+        stderr=(tmp_path / "launcher.err").open("w"),
         text=True,
     )
 
 
-def running_table(launcher: subprocess.Popen[str]) -> dict[str, str]:
+def stderr_of(tmp_path: Path) -> str:
+    """The launcher's stderr so far (its children log there), for failure messages."""
+    path = tmp_path / "launcher.err"
+    return path.read_text()[-6000:] if path.exists() else ""
+
+
+def until_ready(gateway: str, tmp_path: Path) -> httpx.Response:
+    """Poll ``/readyz`` as an operator would: on a loaded machine the engines may take a
+    while to answer their first health check after the launcher reports them."""
+    deadline = time.monotonic() + _READY_S
+    while True:
+        try:
+            ready = httpx.get(f"{gateway}/readyz", timeout=10)
+        except httpx.HTTPError as failed:
+            reason = repr(failed)
+        else:
+            if ready.status_code == 200:
+                return ready
+            reason = ready.text
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not ready: {reason}\nlauncher stderr:\n{stderr_of(tmp_path)}")
+        time.sleep(0.5)
+
+
+def running_table(launcher: subprocess.Popen[str], tmp_path: Path) -> dict[str, str]:
     """Read the launcher's "what runs where" table; name -> address."""
     assert launcher.stdout is not None
     rows: dict[str, str] = {}
@@ -47,7 +74,10 @@ def running_table(launcher: subprocess.Popen[str]) -> dict[str, str]:
     while time.monotonic() < deadline:
         line = launcher.stdout.readline()
         if not line:
-            raise AssertionError(f"launcher exited with {launcher.wait()} before it was ready")
+            raise AssertionError(
+                f"launcher exited with {launcher.wait()} before it was ready; stderr:\n"
+                f"{stderr_of(tmp_path)}"
+            )
         if line.startswith("boardwright is running"):
             seen_header = True
             continue
@@ -56,7 +86,7 @@ def running_table(launcher: subprocess.Popen[str]) -> dict[str, str]:
         if seen_header:
             name, _, where = line.strip().partition("  ")
             rows[name.strip()] = where.strip()
-    raise AssertionError("the launcher did not report a running stack")
+    raise AssertionError(f"the launcher did not report a running stack:\n{stderr_of(tmp_path)}")
 
 
 def stop(launcher: subprocess.Popen[str], signum: int = signal.SIGINT) -> int:
@@ -73,15 +103,14 @@ def test_the_stack_starts_answers_and_stops_on_ctrl_c(tmp_path: Path) -> None:
     """Every game's engine, the projector and the gateway run; SIGINT stops all, exit 0."""
     launcher = launch(tmp_path)
     try:
-        rows = running_table(launcher)
+        rows = running_table(launcher, tmp_path)
         assert rows["engine freunde"].startswith("127.0.0.1:")
         assert "(private)" in rows["redis"]
-        ready = httpx.get(f"{rows['gateway']}/readyz", timeout=10)
-        assert ready.status_code == 200, ready.text
+        until_ready(rows["gateway"], tmp_path)
         pid = int(re.sub(r"\D", "", rows["projector"]))
     finally:
         code = stop(launcher)
-    assert code == 0
+    assert code == 0, stderr_of(tmp_path)
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
     with pytest.raises(httpx.ConnectError):
@@ -93,11 +122,11 @@ def test_a_child_that_dies_stops_the_stack_with_an_error(tmp_path: Path) -> None
     """When the projector is killed, the launcher stops the rest and exits non-zero."""
     launcher = launch(tmp_path)
     try:
-        rows = running_table(launcher)
+        rows = running_table(launcher, tmp_path)
         os.kill(int(re.sub(r"\D", "", rows["projector"])), signal.SIGKILL)
         code = launcher.wait(timeout=60)
     finally:
         stop(launcher)
-    assert code != 0
+    assert code != 0, stderr_of(tmp_path)
     with pytest.raises(httpx.ConnectError):
         httpx.get(f"{rows['gateway']}/healthz", timeout=2)

@@ -1,0 +1,99 @@
+"""Turn flow as data: the stage a table is in, who acts there, what they may send.
+
+A game declares its flow once (after boardgame.io's phases and stages) and both
+``decide`` and ``legal_commands`` read it, so the two cannot disagree about what is
+allowed when::
+
+    FLOW = Flow(
+        stage_of=lambda state: state.phase,
+        to_act=lambda state: (state.turn,),
+        finished=lambda state: state.phase == "finished",
+        stages=(
+            Stage("actions", ("draw_plots", "move_panda", "end_turn"),
+                  waiting_for="Take an action or end your turn."),
+            Stage("plot", ("place_plot",), waiting_for="Place one of the plots you drew first."),
+        ),
+    )
+
+A stage names the command kinds it accepts, in the order ``legal_commands`` lists them,
+and the message a player reads when it sends anything else (refused with the shared code
+``command.not_now``). Whose turn it is comes from the flow, or from the stage where one
+stage differs (a simultaneous phase lists several seats). Automatic steps between
+commands (dealing the next round, scoring) are the game's ``advance``: see
+:mod:`engines.core.game`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+__all__ = ["Flow", "Stage"]
+
+S = TypeVar("S")
+
+Seats = Callable[[S], Sequence[int]]
+
+
+@dataclass(frozen=True, slots=True)
+class Stage(Generic[S]):
+    """One point of a game's flow.
+
+    ``commands`` are the command kinds (fields of the game's ``Command`` oneof) accepted
+    here, in the order their candidates are listed. ``waiting_for`` is what a player
+    reads when it sends another kind: a sentence, or a function of the state for a
+    sentence that names something ("Tend your Wheat first."). ``to_act``, when given,
+    overrides the flow's for this stage.
+    """
+
+    name: str
+    commands: tuple[str, ...]
+    waiting_for: str | Callable[[S], str] = "That is not possible now."
+    to_act: Seats[S] | None = None
+
+    def message(self, state: S) -> str:
+        """The sentence a player reads when it sends a command this stage does not take."""
+        return self.waiting_for if isinstance(self.waiting_for, str) else self.waiting_for(state)
+
+
+@dataclass(frozen=True, slots=True)
+class Flow(Generic[S]):
+    """A game's stages, how to tell which one a state is in, and whose turn it is.
+
+    ``stage_of`` returns the name of one of ``stages``; ``finished`` says the game is
+    over (no stage is consulted then); ``to_act`` lists the seats that may send a
+    command now, unless the stage has its own.
+    """
+
+    stages: tuple[Stage[S], ...]
+    stage_of: Callable[[S], str]
+    to_act: Seats[S]
+    finished: Callable[[S], bool]
+    _by_name: dict[str, Stage[S]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        names = [stage.name for stage in self.stages]
+        if len(set(names)) != len(names):
+            raise ValueError(f"stage names repeat: {names}")
+        object.__setattr__(self, "_by_name", {stage.name: stage for stage in self.stages})
+
+    def stage(self, state: S) -> Stage[S]:
+        """The stage ``state`` is in."""
+        name = self.stage_of(state)
+        try:
+            return self._by_name[name]
+        except KeyError:
+            raise LookupError(f"the flow has no stage {name!r}") from None
+
+    def seats_to_act(self, state: S) -> tuple[int, ...]:
+        """The seats that may send a command now (none once the game is over)."""
+        if self.finished(state):
+            return ()
+        stage = self.stage(state)
+        seats = stage.to_act if stage.to_act is not None else self.to_act
+        return tuple(seats(state))
+
+    def kinds(self) -> frozenset[str]:
+        """Every command kind some stage accepts."""
+        return frozenset(kind for stage in self.stages for kind in stage.commands)

@@ -1,0 +1,378 @@
+"""The game kit: a game declared as data and small rules, run by one ``decide``.
+
+Every Boardwright game is a :class:`Game`: the engine contract
+(:class:`engines.core.contract.Engine`) built from the same parts, so a reader who knows
+one engine can read them all. A game's ``engine.py`` only assembles them::
+
+    ENGINE = Game(
+        info=GameInfo("freunde", "Freunde", 2, 4, options=...),
+        command_type=pb.Command,
+        event_type=pb.Event,
+        initial_state=FreundeState,
+        setup=set_up,                 # TableConfig, Rng -> the set-up events
+        recorders=RECORDERS,          # engines.core.recorders: evolve
+        flow=FLOW,                    # engines.core.flow: stages, whose turn
+        moves=MOVES,                  # command kind -> Move(rule, candidates)
+        redaction=REDACTION,          # engines.core.redaction: who sees which field
+        board=board_view, players=player_views, private=private_view,
+        standing=standing,            # scores, winners, breakdown
+    )
+
+``decide`` is written once here. It makes the checks every game shares, in this order,
+each with the shared code of :mod:`engines.core.codes`:
+
+1. the game is over: ``game.over``;
+2. the seat is not among those to act: ``turn.not_yours``;
+3. the command names no move: ``command.empty``;
+4. the stage does not take this kind of command: ``command.not_now``, with the stage's
+   own sentence ("Place one of the plots you drew first.");
+
+then hands the command's body to its :class:`Move`'s rule, which returns the events or
+raises the game's own refusal. When the game declares ``advance``, the automatic steps
+that follow (next turn, next round, scoring) are decided from the state after those
+events and appended.
+
+Every game also says its moves and events in words (for menus, logs and chat): a
+:class:`Wording` gives each legal command a group (a menu of 25 options at most, as chat
+clients hold) and a sentence ("Place the green fertilizer plot at row 2, column 3"),
+and each event, as a viewer sees it, a one-line sentence. A game that gives none gets
+the kit's plain rendering of the message's kind and fields.
+
+A game draws its table as an SVG picture from a view (never from the state), with the
+writer of :mod:`engines.core.picture`; one that draws nothing gets the kit's plain
+picture of players and scores.
+
+``legal_commands`` reads the same flow: for each kind the stage takes, the move lists
+candidate bodies and each is kept only if its rule accepts it, so the two agree by
+construction. A move whose candidates are exactly the accepted ones says
+``exact=True`` and skips that check (a fast path; the conformance check of
+:mod:`engines.core.testing` proves it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Generic, Protocol, TypeVar
+
+from google.protobuf.message import Message
+
+from engines.core import codes
+from engines.core.bots import GreedyBot, RandomBot
+from engines.core.contract import GameInfo, Outcome, TableConfig
+from engines.core.errors import RuleViolation
+from engines.core.flow import Flow
+from engines.core.picture import plain_picture
+from engines.core.recorders import Recorders, oneof_kinds
+from engines.core.redaction import Redaction
+from engines.core.rng import Rng
+from engines.core.view import envelope
+
+__all__ = [
+    "Bot",
+    "BotFactory",
+    "Game",
+    "Move",
+    "MoveWords",
+    "Standing",
+    "Wording",
+    "command_of",
+    "menus",
+    "plain_words",
+]
+
+S = TypeVar("S")
+C = TypeVar("C", bound=Message)
+E = TypeVar("E", bound=Message)
+
+# The rng legal_commands hands to rules that draw while it checks a candidate: whatever
+# they draw is thrown away with the events.
+_PROBE = Rng(b"legal-commands-probe", "probe", 0)
+
+
+class Bot(Protocol):
+    """A player that picks one of the legal commands (see :mod:`engines.core.bots`)."""
+
+    name: str
+
+    def choose(self, engine: Any, state: Any, seat: int) -> Message: ...
+
+
+BotFactory = Callable[[int], Bot]
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Generic[S]):
+    """One command kind: the rule that decides it and the candidates to list.
+
+    ``rule(state, body, seat)`` returns the events of the command whose body is
+    ``body`` (``rule(state, body, seat, rng)`` when ``draws``), or raises
+    ``RuleViolation``. ``candidates(state, seat)`` yields the bodies worth trying
+    (every body the rule could accept, and perhaps more).
+    """
+
+    rule: Callable[..., Sequence[Message]]
+    candidates: Callable[[S, int], Iterable[Message]]
+    draws: bool = False
+    exact: bool = False
+
+    def decide(self, state: S, body: Message, seat: int, rng: Rng) -> list[Message]:
+        if self.draws:
+            return list(self.rule(state, body, seat, rng))
+        return list(self.rule(state, body, seat))
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """Scores (one per seat, in seat order), the winners once finished, and a breakdown."""
+
+    scores: tuple[int, ...]
+    winners: tuple[int, ...] = ()
+    breakdown: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveWords:
+    """A legal command in words: the menu it belongs in, and the sentence to show."""
+
+    group: str
+    text: str
+
+
+class Wording(Protocol):
+    """How a game says its commands and events in words (see the module docstring)."""
+
+    def command(self, state: Any, command: Any, seat: int) -> MoveWords: ...
+
+    def event(self, event: Any, viewer: int | None) -> str: ...
+
+
+def plain_words(message: Message) -> str:
+    """A message as plain words from its kind and fields: ``place plot: tile 19, at q -5 r 1``."""
+    oneof = message.DESCRIPTOR.oneofs[0].name if message.DESCRIPTOR.oneofs else None
+    kind = message.WhichOneof(oneof) if oneof else None
+    body = getattr(message, kind) if kind else message
+    parts = []
+    for field_, value in body.ListFields():
+        if isinstance(value, Message):
+            inner = ", ".join(f"{f.name} {v}" for f, v in value.ListFields())
+            parts.append(f"{field_.name.replace('_', ' ')} {inner}".strip())
+        elif field_.is_repeated:
+            parts.append(f"{field_.name.replace('_', ' ')} {', '.join(str(v) for v in value)}")
+        else:
+            parts.append(f"{field_.name.replace('_', ' ')} {value}")
+    title = (kind or body.DESCRIPTOR.name).replace("_", " ")
+    return f"{title}: {', '.join(parts)}" if parts else title
+
+
+class _PlainWording:
+    """The kit's fallback: kinds and fields, grouped by command kind."""
+
+    def command(self, state: Any, command: Message, seat: int) -> MoveWords:
+        kind = command.WhichOneof(command.DESCRIPTOR.oneofs[0].name) or ""
+        return MoveWords(group=kind.replace("_", " "), text=plain_words(command))
+
+    def event(self, event: Message, viewer: int | None) -> str:
+        return plain_words(event)
+
+
+MENU_SIZE = 25
+
+
+def menus(words: Sequence[MoveWords], size: int = MENU_SIZE) -> list[tuple[str, list[int]]]:
+    """The legal commands' positions grouped into menus of at most ``size`` options, in
+    listing order; a group too large for one menu is split as "Place a plot (1/3)"."""
+    groups: dict[str, list[int]] = {}
+    for index, word in enumerate(words):
+        groups.setdefault(word.group, []).append(index)
+    out: list[tuple[str, list[int]]] = []
+    for group, members in groups.items():
+        parts = [members[i : i + size] for i in range(0, len(members), size)]
+        if len(parts) == 1:
+            out.append((group, parts[0]))
+        else:
+            out.extend((f"{group} ({n}/{len(parts)})", part) for n, part in enumerate(parts, 1))
+    return out
+
+
+def command_of(command_type: type[C], kind: str, body: Message) -> C:
+    """The game's ``Command`` holding ``body`` as its ``kind`` (an empty body counts)."""
+    command = command_type()
+    getattr(command, kind).SetInParent()
+    getattr(command, kind).MergeFrom(body)
+    return command
+
+
+class Game(Generic[S, C, E]):
+    """A game assembled from the kit's parts (see the module docstring)."""
+
+    def __init__(
+        self,
+        *,
+        info: GameInfo,
+        command_type: type[C],
+        event_type: type[E],
+        initial_state: Callable[[], S],
+        setup: Callable[[TableConfig, Rng], Sequence[E]],
+        recorders: Recorders[S],
+        flow: Flow[S],
+        moves: Mapping[str, Move[S]],
+        redaction: Redaction[E],
+        board: Callable[[S, int | None], dict[str, Any]],
+        players: Callable[[S, int | None], list[dict[str, Any]]],
+        private: Callable[[S, int], dict[str, Any]],
+        standing: Callable[[S], Standing],
+        advance: Callable[[S, Rng], Sequence[E]] | None = None,
+        bots: Mapping[str, BotFactory] | None = None,
+        wording: Wording | None = None,
+        picture: Callable[[dict[str, Any]], str] | None = None,
+    ) -> None:
+        self.info = info
+        self.command_type = command_type
+        self.event_type = event_type
+        self._initial_state = initial_state
+        self._setup = setup
+        self.recorders = recorders
+        self.flow = flow
+        self.moves = dict(moves)
+        self.redaction = redaction
+        self._board = board
+        self._players = players
+        self._private = private
+        self._standing = standing
+        self._advance = advance
+        self.bots: dict[str, BotFactory] = dict(bots or {"random": RandomBot, "greedy": GreedyBot})
+        self.wording: Wording = wording or _PlainWording()
+        self._picture = picture
+        self._oneof = command_type.DESCRIPTOR.oneofs[0].name
+        self._check()
+
+    def _check(self) -> None:
+        """Refuse, at import time, a game whose parts do not fit together."""
+        if self.recorders.event_type is not self.event_type:
+            raise TypeError("the recorders are for another Event type")
+        if self.redaction.event_type is not self.event_type:
+            raise TypeError("the redaction is for another Event type")
+        self.recorders.check()
+        kinds = set(oneof_kinds(self.command_type))
+        unknown = sorted(set(self.moves) - kinds)
+        if unknown:
+            raise TypeError(f"moves for commands that do not exist: {', '.join(unknown)}")
+        without_move = sorted(kinds - set(self.moves))
+        if without_move:
+            raise TypeError(f"commands without a move: {', '.join(without_move)}")
+        staged = self.flow.kinds()
+        unstaged = sorted(kinds - staged)
+        if unstaged:
+            raise TypeError(f"commands no stage accepts: {', '.join(unstaged)}")
+
+    @property
+    def game(self) -> str:
+        return self.info.game
+
+    # -- the decider ----------------------------------------------------------------------
+
+    def setup(self, config: TableConfig, rng: Rng) -> list[E]:
+        """The set-up events, then whatever follows automatically from them."""
+        events = list(self._setup(config, rng))
+        return events + self._advanced(self.initial_state(), events, rng)
+
+    def initial_state(self) -> S:
+        return self._initial_state()
+
+    def evolve(self, state: S, event: E) -> S:
+        return self.recorders.evolve(state, event)
+
+    def decide(self, state: S, command: C, seat: int, rng: Rng) -> list[E]:
+        """The shared checks (module docstring), then the move's rule, then ``advance``."""
+        kind, move = self._admitted(state, command, seat)
+        events: list[E] = move.decide(state, getattr(command, kind), seat, rng)  # type: ignore[assignment]
+        return events + self._advanced(state, events, rng)
+
+    def _admitted(self, state: S, command: C, seat: int) -> tuple[str, Move[S]]:
+        if self.flow.finished(state):
+            raise codes.GAME_OVER()
+        if seat not in self.flow.seats_to_act(state):
+            raise codes.TURN_NOT_YOURS()
+        kind = command.WhichOneof(self._oneof)
+        if kind is None:
+            raise codes.COMMAND_EMPTY()
+        stage = self.flow.stage(state)
+        if kind not in stage.commands:
+            raise codes.COMMAND_NOT_NOW(waiting_for=stage.message(state))
+        return kind, self.moves[kind]
+
+    def _advanced(self, state: S, events: Sequence[E], rng: Rng) -> list[E]:
+        if self._advance is None:
+            return []
+        for event in events:
+            state = self.evolve(state, event)
+        return list(self._advance(state, rng))
+
+    def legal_commands(self, state: S, seat: int) -> list[C]:
+        """Every command ``decide`` accepts from ``seat`` now, in the stage's order."""
+        if seat not in self.flow.seats_to_act(state):
+            return []
+        listed: list[C] = []
+        for kind in self.flow.stage(state).commands:
+            move = self.moves[kind]
+            for body in move.candidates(state, seat):
+                if move.exact or self._accepts(move, state, body, seat):
+                    listed.append(command_of(self.command_type, kind, body))
+        return listed
+
+    @staticmethod
+    def _accepts(move: Move[S], state: S, body: Message, seat: int) -> bool:
+        try:
+            move.decide(state, body, seat, _PROBE)
+        except RuleViolation:
+            return False
+        return True
+
+    def describe_command(self, state: S, command: C, seat: int) -> MoveWords:
+        """A legal command in words, with the menu it belongs in."""
+        return self.wording.command(state, command, seat)
+
+    def describe_event(self, event: E, viewer: int | None) -> str:
+        """An event, as ``viewer`` may see it (pass it redacted), in one line."""
+        return self.wording.event(event, viewer)
+
+    # -- what a seat sees -------------------------------------------------------------------
+
+    def stage_name(self, state: S) -> str:
+        """The flow's stage, or ``finished``."""
+        return "finished" if self.flow.finished(state) else self.flow.stage(state).name
+
+    def view(self, state: S, seat: int | None) -> dict[str, Any]:
+        """The common envelope (:mod:`engines.core.view`) around the game's own parts."""
+        return envelope(
+            game=self.game,
+            viewer=seat,
+            stage=self.stage_name(state),
+            to_act=self.flow.seats_to_act(state),
+            finished=self.flow.finished(state),
+            board=self._board(state, seat),
+            players=self._players(state, seat),
+            private=self._private(state, seat) if seat is not None else None,
+        )
+
+    def picture(self, view: dict[str, Any]) -> str:
+        """The table as an SVG document, drawn from ``view`` (what one viewer may see)."""
+        if self._picture is None:
+            return plain_picture(view, self.info.title)
+        return self._picture(view)
+
+    def redact(self, event: E, seat: int | None) -> E:
+        return self.redaction.redact(event, seat)
+
+    def outcome(self, state: S) -> Outcome:
+        standing = self._standing(state)
+        finished = self.flow.finished(state)
+        return Outcome(
+            phase=self.stage_name(state),
+            to_act=self.flow.seats_to_act(state),
+            finished=finished,
+            scores=standing.scores,
+            winners=standing.winners if finished else (),
+            breakdown=standing.breakdown,
+        )

@@ -1,0 +1,83 @@
+"""``evolve`` as a registry: one small recorder per event kind, checked when it loads.
+
+A recorder writes a fact into the state and nothing else: it never draws, never checks
+a rule, never decides what happens next (the rule that produced the event did that in
+``decide``). Declare them next to each other in the game's ``evolve.py``::
+
+    RECORDERS = Recorders(pb.Event)
+
+    @RECORDERS.on("plot_placed")
+    def plot_placed(state: FreundeState, event: pb.PlotPlaced) -> FreundeState:
+        return replace(state, plots=(*state.plots, (event.at, event.tile)))
+
+    RECORDERS.on("turn_ended")(unchanged)
+
+The game's :class:`~engines.core.game.Game` calls :meth:`Recorders.check` when it is
+built (at import time of the game's ``engine`` module), so an event kind of the
+``Event`` oneof with no recorder, or a recorder for a kind that does not exist, stops
+the import with the names spelled out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Generic, TypeVar
+
+from google.protobuf.message import Message
+
+__all__ = ["Recorder", "Recorders", "oneof_kinds", "unchanged"]
+
+S = TypeVar("S")
+Recorder = Callable[[S, Any], S]
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def oneof_kinds(message_type: type[Message]) -> tuple[str, ...]:
+    """The field names of ``message_type``'s one oneof (a game's ``Command`` or ``Event``)."""
+    oneofs = message_type.DESCRIPTOR.oneofs
+    if len(oneofs) != 1:
+        raise TypeError(f"{message_type.DESCRIPTOR.name} must have exactly one oneof")
+    return tuple(field.name for field in oneofs[0].fields)
+
+
+def unchanged(state: S, _event: Any) -> S:
+    """The recorder of an event that is a record only (its facts live in other events)."""
+    return state
+
+
+class Recorders(Generic[S]):
+    """The recorders of one game's events (see the module docstring)."""
+
+    def __init__(self, event_type: type[Message]) -> None:
+        self.event_type = event_type
+        self.oneof = event_type.DESCRIPTOR.oneofs[0].name
+        self._kinds = oneof_kinds(event_type)
+        self._recorders: dict[str, Recorder[S]] = {}
+
+    def on(self, kind: str) -> Callable[[F], F]:
+        """Register the decorated function as the recorder of ``kind``."""
+        if kind not in self._kinds:
+            raise TypeError(f"{self.event_type.DESCRIPTOR.full_name} has no event {kind!r}")
+        if kind in self._recorders:
+            raise TypeError(f"event {kind!r} already has a recorder")
+
+        def register(recorder: F) -> F:
+            self._recorders[kind] = recorder
+            return recorder
+
+        return register
+
+    def check(self) -> None:
+        """Raise ``TypeError`` naming every event kind without a recorder."""
+        missing = [kind for kind in self._kinds if kind not in self._recorders]
+        if missing:
+            raise TypeError(
+                f"{self.event_type.DESCRIPTOR.full_name}: no recorder for {', '.join(missing)}"
+            )
+
+    def evolve(self, state: S, event: Message) -> S:
+        """Record ``event`` in ``state``; an empty event records nothing."""
+        kind = event.WhichOneof(self.oneof)
+        if kind is None:
+            return state
+        return self._recorders[kind](state, getattr(event, kind))
