@@ -1266,6 +1266,8 @@ Global___SingingBegan: _TypeAlias = SingingBegan  # noqa: Y015
 
 @_typing.final
 class BardMoved(_message.Message):
+    """The Bard moved to an adjacent space for one movement point."""
+
     DESCRIPTOR: _descriptor.Descriptor
 
     SEAT_FIELD_NUMBER: _builtins.int
@@ -1288,7 +1290,9 @@ Global___BardMoved: _TypeAlias = BardMoved  # noqa: Y015
 
 @_typing.final
 class BoatMoved(_message.Message):
-    """The boat's place on the Legend discount track (0 = start, 4 = "-3")."""
+    """The boat moved one step up for one movement point; its place on the Legend discount
+    track (0 = start, 4 = "-3").
+    """
 
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -1448,24 +1452,31 @@ Global___FanTaken: _TypeAlias = FanTaken  # noqa: Y015
 
 @_typing.final
 class LegendTold(_message.Message):
+    """A Legend of `tier` was told; `discount` was taken off its cost and, when the boat's
+    discount was used, the boat went back to the start.
+    """
+
     DESCRIPTOR: _descriptor.Descriptor
 
     SEAT_FIELD_NUMBER: _builtins.int
     TIER_FIELD_NUMBER: _builtins.int
     DISCOUNT_FIELD_NUMBER: _builtins.int
+    BOAT_USED_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     tier: _builtins.int
     discount: _builtins.int
+    boat_used: _builtins.bool
     def __init__(
         self,
         *,
         seat: _builtins.int = ...,
         tier: _builtins.int = ...,
         discount: _builtins.int = ...,
+        boat_used: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["discount", b"discount", "seat", b"seat", "tier", b"tier"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["boat_used", b"boat_used", "discount", b"discount", "seat", b"seat", "tier", b"tier"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1549,27 +1560,29 @@ Global___BadgePlaced: _TypeAlias = BadgePlaced  # noqa: Y015
 
 @_typing.final
 class BadgesTaken(_message.Message):
-    """Badges taken from `from` ("bank", a creature Location, or "track:<seat>"): `owners`
+    """Badges taken from `source` ("bank", a creature Location, or "track:<seat>"): `owners`
     lists whose they were; `seat`'s own go to the box, others' to its Character card.
     """
 
     DESCRIPTOR: _descriptor.Descriptor
 
     SEAT_FIELD_NUMBER: _builtins.int
-    FROM_FIELD_NUMBER: _builtins.int
+    SOURCE_FIELD_NUMBER: _builtins.int
     OWNERS_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
+    source: _builtins.str
     @_builtins.property
     def owners(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
     def __init__(
         self,
         *,
         seat: _builtins.int = ...,
+        source: _builtins.str = ...,
         owners: _abc.Iterable[_builtins.int] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["from", b"from", "owners", b"owners", "seat", b"seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["owners", b"owners", "seat", b"seat", "source", b"source"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1582,16 +1595,18 @@ class BadgeReturned(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     SEAT_FIELD_NUMBER: _builtins.int
-    FROM_FIELD_NUMBER: _builtins.int
+    SOURCE_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
+    source: _builtins.str
     def __init__(
         self,
         *,
         seat: _builtins.int = ...,
+        source: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["from", b"from", "seat", b"seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["seat", b"seat", "source", b"source"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -2046,13 +2061,18 @@ Global___ActEnded: _TypeAlias = ActEnded  # noqa: Y015
 
 @_typing.final
 class GameEndTriggered(_message.Message):
-    """The Act II pool ran out: `seat` takes the bonus; `final_seats` play a final turn."""
+    """The Act II pool ran out: `seat` (the current player) takes the bonus; `final_seats`
+    play a final turn each, in this order. `swan_song`: the current player has not sung
+    yet this turn and will, whatever its Song tracker says.
+    """
 
     DESCRIPTOR: _descriptor.Descriptor
 
     SEAT_FIELD_NUMBER: _builtins.int
     FINAL_SEATS_FIELD_NUMBER: _builtins.int
+    SWAN_SONG_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
+    swan_song: _builtins.bool
     @_builtins.property
     def final_seats(self) -> _containers.RepeatedScalarFieldContainer[_builtins.int]: ...
     def __init__(
@@ -2060,10 +2080,11 @@ class GameEndTriggered(_message.Message):
         *,
         seat: _builtins.int = ...,
         final_seats: _abc.Iterable[_builtins.int] | None = ...,
+        swan_song: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["final_seats", b"final_seats", "seat", b"seat"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["final_seats", b"final_seats", "seat", b"seat", "swan_song", b"swan_song"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

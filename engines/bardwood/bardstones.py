@@ -1,0 +1,26 @@
+"""Bardstones › Loudstone (option ``loudstones``): "Anytime, spend 6 Volume to gain 1
+Loudstone." Volume passing 6 becomes a Loudstone on its own (see ``supply``); this is
+the deliberate exchange at 6. Songstones are spent in ``costs``, Rangestones in
+``locations``.
+"""
+
+from __future__ import annotations
+
+from engines.bardwood import codes
+from engines.bardwood.content import content
+from engines.bardwood.state import BardwoodState
+from proto import bardwood_pb2 as pb
+
+__all__ = ["loudstone_exchanges", "make_loudstone"]
+
+
+def make_loudstone(state: BardwoodState, cmd: pb.MakeLoudstone, seat: int) -> list[pb.Event]:
+    volume = content().loudstone_volume
+    if not state.loudstones or state.player(seat).volume < volume:
+        raise codes.NO_LOUDSTONES()
+    changed = pb.ResourcesChanged(seat=seat, reason="loudstone", volume=-volume, loudstones=1)
+    return [pb.Event(resources_changed=changed)]
+
+
+def loudstone_exchanges(state: BardwoodState, seat: int) -> list[pb.MakeLoudstone]:
+    return [pb.MakeLoudstone()]

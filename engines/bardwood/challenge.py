@@ -1,0 +1,44 @@
+"""Challenging Players: take an opponent's left-most Badge.
+
+"1. Choose a player that you share a space with (or use Rangestones). 2. Pay Melody
+equal to the visible Melody icons on their Badge track. 3. Take their left-most Badge."
+Each opponent may be Challenged once a turn (see RULES.md).
+"""
+
+from __future__ import annotations
+
+from engines.bardwood import codes
+from engines.bardwood.badges import challenge_melody
+from engines.bardwood.batch import Batch
+from engines.bardwood.costs import pay
+from engines.bardwood.locations import bards_apart, spend_range
+from engines.bardwood.state import BardwoodState
+from proto import bardwood_pb2 as pb
+
+__all__ = ["challenge", "challenges"]
+
+
+def challenge(state: BardwoodState, cmd: pb.Challenge, seat: int) -> list[pb.Event]:
+    target = cmd.seat
+    if not 0 <= target < state.seats or target == seat:
+        raise codes.NOT_AN_OPPONENT()
+    if target in state.turn.challenged:
+        raise codes.ALREADY_CHALLENGED()
+    if not state.player(target).space:
+        raise codes.BARD_NOT_PLACED()
+    if state.player(target).badges == 0:
+        raise codes.NOTHING_TO_TAKE()
+    rangestones = bards_apart(state, seat, target)
+    if rangestones > state.player(seat).rangestones:
+        raise codes.OUT_OF_RANGE(target=f"Seat {target}'s Bard")
+    melody = challenge_melody(state, target)
+    batch = Batch(state)
+    spend_range(batch, seat, rangestones)
+    pay(batch, seat, (("melody", melody),), "challenge")
+    batch.add("challenged", seat=seat, target=target, melody=melody)
+    batch.add("badges_taken", seat=seat, source=f"track:{target}", owners=[target])
+    return batch.events
+
+
+def challenges(state: BardwoodState, seat: int) -> list[pb.Challenge]:
+    return [pb.Challenge(seat=other) for other in range(state.seats) if other != seat]
