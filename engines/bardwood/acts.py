@@ -11,14 +11,15 @@ from __future__ import annotations
 from engines.bardwood import codes
 from engines.bardwood.batch import Batch
 from engines.bardwood.content import Event, content
-from engines.bardwood.costs import pay
+from engines.bardwood.costs import affordable, pay
 from engines.bardwood.crystals import take_crystals
 from engines.bardwood.icons import gain
+from engines.bardwood.legal import passing
 from engines.bardwood.scoring import count
 from engines.bardwood.state import BardwoodState
 from proto import bardwood_pb2 as pb
 
-__all__ = ["active_event", "end_act", "event_offers", "use_event_offer"]
+__all__ = ["active_event", "check_offer", "end_act", "event_offers", "use_event_offer"]
 
 
 def active_event(state: BardwoodState) -> Event | None:
@@ -28,13 +29,20 @@ def active_event(state: BardwoodState) -> Event | None:
     return content().event(state.act_events[state.act - 1])
 
 
-def use_event_offer(state: BardwoodState, cmd: pb.UseEventOffer, seat: int) -> list[pb.Event]:
-    """The current Event's offer, once a Song, never paid with Bardstones."""
+def check_offer(state: BardwoodState, cmd: pb.UseEventOffer, seat: int) -> Event:
+    """The current Event makes an offer, unused this Song, payable without Bardstones."""
     event = active_event(state)
     if event is None or not event.offer_gain:
         raise codes.NO_OFFER()
     if state.turn.offer_used:
         raise codes.OFFER_USED()
+    affordable(state, seat, event.offer_pay, stones=False)
+    return event
+
+
+def use_event_offer(state: BardwoodState, cmd: pb.UseEventOffer, seat: int) -> list[pb.Event]:
+    """The current Event's offer, once a Song, never paid with Bardstones."""
+    event = check_offer(state, cmd, seat)
     batch = Batch(state)
     pay(batch, seat, event.offer_pay, "event", stones=False)
     batch.add("event_offer_used", seat=seat, event=event.id)
@@ -43,7 +51,7 @@ def use_event_offer(state: BardwoodState, cmd: pb.UseEventOffer, seat: int) -> l
 
 
 def event_offers(state: BardwoodState, seat: int) -> list[pb.UseEventOffer]:
-    return [pb.UseEventOffer()]
+    return passing(check_offer, state, seat, [pb.UseEventOffer()])
 
 
 def end_act(batch: Batch, act: int) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from engines.bardwood import codes
 from engines.bardwood.batch import Batch
+from engines.bardwood.legal import passing
 from engines.bardwood.locations import activate, location_of, usable
 from engines.bardwood.market import market_cost
 from engines.bardwood.state import BardwoodState
@@ -16,19 +17,24 @@ from proto import bardwood_pb2 as pb
 __all__ = ["bank_uses", "use_bank"]
 
 
-def use_bank(state: BardwoodState, cmd: pb.UseBank, seat: int) -> list[pb.Event]:
+def check_bank(state: BardwoodState, cmd: pb.UseBank, seat: int) -> None:
     usable(state, seat, location_of("bank", "bank"))
-    batch = Batch(state)
     if cmd.collect:
         if not state.bank:
             raise codes.BANK_EMPTY()
+    elif seat in state.bank:
+        raise codes.BANK_HAS_YOURS()
+    elif state.player(seat).badges == 0:
+        raise codes.NO_BADGES()
+
+
+def use_bank(state: BardwoodState, cmd: pb.UseBank, seat: int) -> list[pb.Event]:
+    check_bank(state, cmd, seat)
+    batch = Batch(state)
+    if cmd.collect:
         activate(batch, seat, "bank")
         batch.add("badges_taken", seat=seat, source="bank", owners=list(state.bank))
         return batch.events
-    if seat in state.bank:
-        raise codes.BANK_HAS_YOURS()
-    if state.player(seat).badges == 0:
-        raise codes.NO_BADGES()
     activate(batch, seat, "bank")
     batch.add("badge_placed", seat=seat, to="bank")
     receive(batch, seat, "bank", {"coin": market_cost(state)})
@@ -36,4 +42,4 @@ def use_bank(state: BardwoodState, cmd: pb.UseBank, seat: int) -> list[pb.Event]
 
 
 def bank_uses(state: BardwoodState, seat: int) -> list[pb.UseBank]:
-    return [pb.UseBank(collect=False), pb.UseBank(collect=True)]
+    return passing(check_bank, state, seat, [pb.UseBank(collect=False), pb.UseBank(collect=True)])

@@ -8,19 +8,24 @@ from __future__ import annotations
 
 from engines.bardwood import codes
 from engines.bardwood.content import content
+from engines.bardwood.legal import passing
 from engines.bardwood.state import BardwoodState
 from proto import bardwood_pb2 as pb
 
 __all__ = ["loudstone_exchanges", "make_loudstone"]
 
 
-def make_loudstone(state: BardwoodState, cmd: pb.MakeLoudstone, seat: int) -> list[pb.Event]:
-    volume = content().loudstone_volume
-    if not state.loudstones or state.player(seat).volume < volume:
+def check_loudstone(state: BardwoodState, cmd: pb.MakeLoudstone, seat: int) -> None:
+    if not state.loudstones or state.player(seat).volume < content().loudstone_volume:
         raise codes.NO_LOUDSTONES()
+
+
+def make_loudstone(state: BardwoodState, cmd: pb.MakeLoudstone, seat: int) -> list[pb.Event]:
+    check_loudstone(state, cmd, seat)
+    volume = content().loudstone_volume
     changed = pb.ResourcesChanged(seat=seat, reason="loudstone", volume=-volume, loudstones=1)
     return [pb.Event(resources_changed=changed)]
 
 
 def loudstone_exchanges(state: BardwoodState, seat: int) -> list[pb.MakeLoudstone]:
-    return [pb.MakeLoudstone()]
+    return passing(check_loudstone, state, seat, [pb.MakeLoudstone()])

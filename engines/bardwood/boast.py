@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engines.bardwood import codes
 from engines.bardwood.batch import Batch
+from engines.bardwood.legal import passing
 from engines.bardwood.locations import activate, location_of, usable
 from engines.bardwood.state import BardwoodState
 from proto import bardwood_pb2 as pb
@@ -19,11 +20,15 @@ def boast_piles(batch: Batch, seat: int) -> None:
         batch.add("boasted", seat=seat, cards=tops)
 
 
-def boast(state: BardwoodState, cmd: pb.Boast, seat: int) -> list[pb.Event]:
+def check_boast(state: BardwoodState, cmd: pb.Boast, seat: int) -> None:
     """The Boast Location (once a turn, next to it), with a Creature to Boast about."""
     usable(state, seat, location_of("boast", "boast"))
     if not any(state.player(seat).creatures):
         raise codes.NO_CREATURES()
+
+
+def boast(state: BardwoodState, cmd: pb.Boast, seat: int) -> list[pb.Event]:
+    check_boast(state, cmd, seat)
     batch = Batch(state)
     activate(batch, seat, "boast")
     boast_piles(batch, seat)
@@ -31,4 +36,4 @@ def boast(state: BardwoodState, cmd: pb.Boast, seat: int) -> list[pb.Event]:
 
 
 def boasts(state: BardwoodState, seat: int) -> list[pb.Boast]:
-    return [pb.Boast()]
+    return passing(check_boast, state, seat, [pb.Boast()])

@@ -10,7 +10,8 @@ from __future__ import annotations
 from engines.bardwood import codes
 from engines.bardwood.badges import challenge_melody
 from engines.bardwood.batch import Batch
-from engines.bardwood.costs import pay
+from engines.bardwood.costs import affordable, pay
+from engines.bardwood.legal import passing
 from engines.bardwood.locations import bards_apart, spend_range
 from engines.bardwood.state import BardwoodState
 from proto import bardwood_pb2 as pb
@@ -18,7 +19,9 @@ from proto import bardwood_pb2 as pb
 __all__ = ["challenge", "challenges"]
 
 
-def challenge(state: BardwoodState, cmd: pb.Challenge, seat: int) -> list[pb.Event]:
+def check_challenge(state: BardwoodState, cmd: pb.Challenge, seat: int) -> tuple[int, int]:
+    """An opponent with Badges, on your space or in Rangestone reach, not yet Challenged
+    this turn, whose visible Melody you can pay: ``(Rangestones, Melody)``."""
     target = cmd.seat
     if not 0 <= target < state.seats or target == seat:
         raise codes.NOT_AN_OPPONENT()
@@ -32,6 +35,13 @@ def challenge(state: BardwoodState, cmd: pb.Challenge, seat: int) -> list[pb.Eve
     if rangestones > state.player(seat).rangestones:
         raise codes.OUT_OF_RANGE(target=f"Seat {target}'s Bard")
     melody = challenge_melody(state, target)
+    affordable(state, seat, (("melody", melody),))
+    return rangestones, melody
+
+
+def challenge(state: BardwoodState, cmd: pb.Challenge, seat: int) -> list[pb.Event]:
+    rangestones, melody = check_challenge(state, cmd, seat)
+    target = cmd.seat
     batch = Batch(state)
     spend_range(batch, seat, rangestones)
     pay(batch, seat, (("melody", melody),), "challenge")
@@ -41,4 +51,5 @@ def challenge(state: BardwoodState, cmd: pb.Challenge, seat: int) -> list[pb.Eve
 
 
 def challenges(state: BardwoodState, seat: int) -> list[pb.Challenge]:
-    return [pb.Challenge(seat=other) for other in range(state.seats) if other != seat]
+    bodies = [pb.Challenge(seat=other) for other in range(state.seats) if other != seat]
+    return passing(check_challenge, state, seat, bodies)

@@ -59,10 +59,14 @@ def discard_card(state: BardwoodState, cmd: pb.DiscardCard, seat: int) -> list[p
 
 
 def plays(state: BardwoodState, seat: int) -> list[pb.PlayCard]:
+    if state.turn.played:
+        return []
     return [pb.PlayCard(card=card) for card in sorted(set(state.player(seat).hand))]
 
 
 def discards(state: BardwoodState, seat: int) -> list[pb.DiscardCard]:
+    if state.turn.discarded:
+        return []
     return [pb.DiscardCard(card=card) for card in sorted(set(state.player(seat).hand))]
 
 

@@ -263,9 +263,15 @@ class Space:
 
 @dataclass(frozen=True, slots=True)
 class PerformSpot:
+    """A Runestone spot of the Perform location: its Lyric cost and VP."""
+
     lyric: int
     vp: int
     source: str
+
+    @property
+    def cost(self) -> Gains:
+        return (("lyric", self.lyric),)
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,6 +324,10 @@ class Content:
     short_act2_per_player: int
     end_bonus: int
     bank_badges_per_player: int
+    # Indexes of the lists above (rules look these up on every candidate).
+    location_index: Mapping[str, Location]
+    space_index: Mapping[str, Space]
+    adjacent: Mapping[str, tuple[str, ...]]
 
     def card(self, card_id: str) -> Card:
         return self.cards[card_id]
@@ -353,23 +363,14 @@ class Content:
         raise KeyError(event_id)
 
     def location(self, location_id: str) -> Location:
-        for location in self.locations:
-            if location.id == location_id:
-                return location
-        raise KeyError(location_id)
+        return self.location_index[location_id]
 
     def space(self, space_id: str) -> Space:
-        for space in self.spaces:
-            if space.id == space_id:
-                return space
-        raise KeyError(space_id)
+        return self.space_index[space_id]
 
     def neighbours(self, space_id: str) -> tuple[str, ...]:
         """Spaces orthogonally next to ``space_id`` (Movement: "not diagonal")."""
-        here = self.space(space_id)
-        return tuple(
-            s.id for s in self.spaces if abs(s.row - here.row) + abs(s.col - here.col) == 1
-        )
+        return self.adjacent[space_id]
 
     def market_of(self, kind: str) -> tuple[str, ...]:
         """The Location ids of the market decks of one type ("improv"/"action")."""
@@ -484,6 +485,13 @@ def content() -> Content:
         *(_creature(c) for c in creatures),
     ]
     cards = {card.id: card for card in every}
+    locations = tuple(
+        Location(loc["id"], loc["kind"], loc["name"], loc.get("market", ""), loc["source"])
+        for loc in main["locations"]
+    )
+    spaces = tuple(
+        Space(s["id"], int(s["row"]), int(s["col"]), tuple(s["touches"])) for s in main["spaces"]
+    )
     if len(cards) != len(every):
         raise ValueError("two cards share an id")
     tempo = board["tempo"]
@@ -562,14 +570,8 @@ def content() -> Content:
         badge_spots=tuple(
             BadgeSpot(int(s["melody"]), _halves(s["blue_vp"])) for s in track["spots"]
         ),
-        locations=tuple(
-            Location(loc["id"], loc["kind"], loc["name"], loc.get("market", ""), loc["source"])
-            for loc in main["locations"]
-        ),
-        spaces=tuple(
-            Space(s["id"], int(s["row"]), int(s["col"]), tuple(s["touches"]))
-            for s in main["spaces"]
-        ),
+        locations=locations,
+        spaces=spaces,
         starting_spaces=tuple(main["layout"]["starting_spaces"]),
         perform_spots=tuple(
             PerformSpot(int(p["lyric"]), int(p["vp"]), p["source"])
@@ -595,4 +597,12 @@ def content() -> Content:
         short_act2_per_player=int(pools["short_act2_per_player"]),
         end_bonus=int(pools["end_bonus"]),
         bank_badges_per_player=int(main["bank"]["badges_per_player"]),
+        location_index={loc.id: loc for loc in locations},
+        space_index={space.id: space for space in spaces},
+        adjacent={
+            here.id: tuple(
+                s.id for s in spaces if abs(s.row - here.row) + abs(s.col - here.col) == 1
+            )
+            for here in spaces
+        },
     )

@@ -15,7 +15,7 @@ from engines.bardwood.batch import Batch
 from engines.bardwood.content import Gains
 from engines.bardwood.state import BardwoodState
 
-__all__ = ["in_words", "pay", "payment"]
+__all__ = ["affordable", "in_words", "pay", "payment"]
 
 _NAMES = {"melody": "Melody", "lyric": "Lyric", "coin": "coin", "songstone": "Songstone"}
 
@@ -47,6 +47,12 @@ def payment(
         return None
     changes = {"melody": -melody, "lyric": -lyric, "songstones": -songstones, "coins": -coins}
     return {k: v for k, v in changes.items() if v}
+
+
+def affordable(state: BardwoodState, seat: int, cost: Gains, stones: bool = True) -> None:
+    """Refuse with ``cost.cannot_pay`` unless ``seat`` can pay ``cost`` now."""
+    if payment(state, seat, cost, stones) is None:
+        raise codes.CANNOT_PAY(cost=in_words(cost))
 
 
 def pay(batch: Batch, seat: int, cost: Gains, reason: str, stones: bool = True) -> None:

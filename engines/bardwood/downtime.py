@@ -138,4 +138,5 @@ def return_to_supply(state: BardwoodState, cmd: pb.ReturnToSupply, seat: int) ->
 
 
 def returns(state: BardwoodState, seat: int) -> list[pb.ReturnToSupply]:
-    return [pb.ReturnToSupply(resource=r) for r in STONES]
+    player = state.player(seat)
+    return [pb.ReturnToSupply(resource=r) for r in STONES if getattr(player, _FIELD[r])]

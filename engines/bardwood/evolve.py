@@ -8,7 +8,6 @@ that outcome; everything a player or chance decides is in the event itself.
 from __future__ import annotations
 
 from bisect import insort
-from dataclasses import replace
 
 from engines.bardwood.content import content
 from engines.bardwood.state import (
@@ -18,6 +17,7 @@ from engines.bardwood.state import (
     Player,
     SongCard,
     Turn,
+    changed,
     put,
     with_player,
 )
@@ -47,12 +47,12 @@ def _song_card(card: str) -> SongCard:
 
 
 def _turn(state: BardwoodState, **changes: object) -> BardwoodState:
-    return replace(state, turn=replace(state.turn, **changes))  # type: ignore[arg-type]
+    return changed(state, turn=changed(state.turn, **changes))
 
 
 def _pile(state: BardwoodState, location: str, pile: Pile) -> BardwoodState:
     piles = tuple(pile if p.location == location else p for p in state.piles)
-    return replace(state, piles=piles)
+    return changed(state, piles=piles)
 
 
 @RECORDERS.on("game_set_up")
@@ -100,7 +100,7 @@ def character_chosen(state: BardwoodState, e: pb.CharacterChosen) -> BardwoodSta
         song=(_song_card(character.instrument),),
         creatures=((),) * c.creature_spots,
     )
-    return replace(state, players=put(state.players, e.seat, player))
+    return changed(state, players=put(state.players, e.seat, player))
 
 
 @RECORDERS.on("card_drawn")
@@ -145,7 +145,7 @@ def turn_began(state: BardwoodState, e: pb.TurnBegan) -> BardwoodState:
     state = with_player(state, e.seat, turns=player.turns + 1)
     finals = tuple(s for s in state.final_seats if s != e.seat) if e.final else state.final_seats
     turn = Turn(seat=e.seat, first=e.first, final=e.final, swan_song=e.final)
-    return replace(state, phase="compose", turn=turn, final_seats=finals)
+    return changed(state, phase="compose", turn=turn, final_seats=finals)
 
 
 @RECORDERS.on("bard_placed")
@@ -201,7 +201,7 @@ def resources_changed(state: BardwoodState, e: pb.ResourcesChanged) -> BardwoodS
 def crystals_taken(state: BardwoodState, e: pb.CrystalsTaken) -> BardwoodState:
     player = state.players[e.seat]
     state = with_player(state, e.seat, crystals=player.crystals + e.act1 + e.act2 + e.reserve)
-    return replace(state, act1_pool=state.act1_pool - e.act1, act2_pool=state.act2_pool - e.act2)
+    return changed(state, act1_pool=state.act1_pool - e.act1, act2_pool=state.act2_pool - e.act2)
 
 
 @RECORDERS.on("tempo_turned")
@@ -216,7 +216,7 @@ def song_triggered(state: BardwoodState, e: pb.SongTriggered) -> BardwoodState:
 
 @RECORDERS.on("singing_began")
 def singing_began(state: BardwoodState, e: pb.SingingBegan) -> BardwoodState:
-    return replace(state, phase="sing")
+    return changed(state, phase="sing")
 
 
 @RECORDERS.on("bard_moved")
@@ -234,7 +234,7 @@ def boat_moved(state: BardwoodState, e: pb.BoatMoved) -> BardwoodState:
 @RECORDERS.on("volume_paid")
 def volume_paid(state: BardwoodState, e: pb.VolumePaid) -> BardwoodState:
     player = state.players[e.seat]
-    song = put(player.song, e.slot, replace(player.song[e.slot], paid=True))
+    song = put(player.song, e.slot, changed(player.song[e.slot], paid=True))
     return with_player(
         state,
         e.seat,
@@ -249,9 +249,9 @@ def card_used(state: BardwoodState, e: pb.CardUsed) -> BardwoodState:
     player = state.players[e.seat]
     held = player.song[e.slot]
     if e.part == "top":
-        held = replace(held, top_uses=put(held.top_uses, e.effect, held.top_uses[e.effect] + 1))
+        held = changed(held, top_uses=put(held.top_uses, e.effect, held.top_uses[e.effect] + 1))
     else:
-        held = replace(held, paid_uses=put(held.paid_uses, e.effect, held.paid_uses[e.effect] + 1))
+        held = changed(held, paid_uses=put(held.paid_uses, e.effect, held.paid_uses[e.effect] + 1))
     return with_player(state, e.seat, song=put(player.song, e.slot, held))
 
 
@@ -266,15 +266,15 @@ def rune_placed(state: BardwoodState, e: pb.RunePlaced) -> BardwoodState:
     state = with_player(state, e.seat, runes=put(player.runes, e.area, player.runes[e.area] - 1))
     where, _, what = e.to.partition(":")
     if where == "perform":
-        return replace(state, perform=put(state.perform, int(what), e.seat))
-    return replace(state, legend_runes=tuple(sorted((*state.legend_runes, (what, e.seat)))))
+        return changed(state, perform=put(state.perform, int(what), e.seat))
+    return changed(state, legend_runes=tuple(sorted((*state.legend_runes, (what, e.seat)))))
 
 
 @RECORDERS.on("fan_taken")
 def fan_taken(state: BardwoodState, e: pb.FanTaken) -> BardwoodState:
     player = state.players[e.seat]
     state = with_player(state, e.seat, known=(e.fan, *player.known))
-    return replace(state, fans=state.fans[1:])
+    return changed(state, fans=state.fans[1:])
 
 
 @RECORDERS.on("legend_told")
@@ -285,7 +285,7 @@ def legend_told(state: BardwoodState, e: pb.LegendTold) -> BardwoodState:
 @RECORDERS.on("legend_revealed")
 def legend_revealed(state: BardwoodState, e: pb.LegendRevealed) -> BardwoodState:
     index = e.tier - 1
-    return replace(
+    return changed(
         state,
         legends_up=put(state.legends_up, index, (*state.legends_up[index], e.legend)),
         legends_down=put(state.legends_down, index, state.legends_down[index] - 1),
@@ -306,23 +306,23 @@ def creature_soothed(state: BardwoodState, e: pb.CreatureSoothed) -> BardwoodSta
 def badge_placed(state: BardwoodState, e: pb.BadgePlaced) -> BardwoodState:
     state = with_player(state, e.seat, badges=state.players[e.seat].badges - 1)
     if e.to == "bank":
-        return replace(state, bank=(*state.bank, e.seat))
+        return changed(state, bank=(*state.bank, e.seat))
     pile = state.pile(e.to)
     assert pile is not None
-    return _pile(state, e.to, replace(pile, badges=(*pile.badges, e.seat)))
+    return _pile(state, e.to, changed(pile, badges=(*pile.badges, e.seat)))
 
 
 @RECORDERS.on("badges_taken")
 def badges_taken(state: BardwoodState, e: pb.BadgesTaken) -> BardwoodState:
     if e.source == "bank":
-        state = replace(state, bank=())
+        state = changed(state, bank=())
     elif e.source.startswith("track:"):
         target = int(e.source.partition(":")[2])
         state = with_player(state, target, badges=state.players[target].badges - len(e.owners))
     else:
         pile = state.pile(e.source)
         assert pile is not None
-        state = _pile(state, e.source, replace(pile, badges=()))
+        state = _pile(state, e.source, changed(pile, badges=()))
     others = sum(1 for owner in e.owners if owner != e.seat)
     return with_player(state, e.seat, held=state.players[e.seat].held + others)
 
@@ -331,7 +331,7 @@ def badges_taken(state: BardwoodState, e: pb.BadgesTaken) -> BardwoodState:
 def badge_returned(state: BardwoodState, e: pb.BadgeReturned) -> BardwoodState:
     pile = state.pile(e.source)
     assert pile is not None
-    return _pile(state, e.source, replace(pile, badges=_without_seat(pile.badges, e.seat)))
+    return _pile(state, e.source, changed(pile, badges=_without_seat(pile.badges, e.seat)))
 
 
 def _without_seat(owners: tuple[int, ...], seat: int) -> tuple[int, ...]:
@@ -357,12 +357,12 @@ def card_bought(state: BardwoodState, e: pb.CardBought) -> BardwoodState:
     )
     player = state.players[e.seat]
     state = with_player(state, e.seat, known=(e.card, *player.known))
-    return replace(state, market=market)
+    return changed(state, market=market)
 
 
 @RECORDERS.on("market_boat_moved")
 def market_boat_moved(state: BardwoodState, e: pb.MarketBoatMoved) -> BardwoodState:
-    return replace(state, market_boat=e.position)
+    return changed(state, market_boat=e.position)
 
 
 @RECORDERS.on("market_deck_shuffled")
@@ -370,7 +370,7 @@ def market_deck_shuffled(state: BardwoodState, e: pb.MarketDeckShuffled) -> Bard
     market = tuple(
         (where, tuple(e.cards) if where == e.location else cards) for where, cards in state.market
     )
-    return replace(state, market=market)
+    return changed(state, market=market)
 
 
 @RECORDERS.on("boasted")
@@ -386,7 +386,7 @@ def motifs_turned(state: BardwoodState, e: pb.MotifsTurned) -> BardwoodState:
         (motif, e.vp_side if slot in e.slots else side)
         for slot, (motif, side) in enumerate(state.motifs)
     )
-    return replace(state, motifs=motifs)
+    return changed(state, motifs=motifs)
 
 
 RECORDERS.on("motif_chosen")(unchanged)
@@ -400,12 +400,12 @@ def event_offer_used(state: BardwoodState, e: pb.EventOfferUsed) -> BardwoodStat
 @RECORDERS.on("choice_opened")
 def choice_opened(state: BardwoodState, e: pb.ChoiceOpened) -> BardwoodState:
     choice = Choice(e.kind, e.seat, e.tier, e.count, e.card)
-    return replace(state, choices=(*state.choices, choice))
+    return changed(state, choices=(*state.choices, choice))
 
 
 @RECORDERS.on("choice_closed")
 def choice_closed(state: BardwoodState, e: pb.ChoiceClosed) -> BardwoodState:
-    return replace(state, choices=state.choices[:-1])
+    return changed(state, choices=state.choices[:-1])
 
 
 @RECORDERS.on("fan_cheered")
@@ -445,33 +445,33 @@ def song_ended(state: BardwoodState, e: pb.SongEnded) -> BardwoodState:
 
 @RECORDERS.on("downtime_began")
 def downtime_began(state: BardwoodState, e: pb.DowntimeBegan) -> BardwoodState:
-    return _turn(replace(state, phase="downtime"), movement=0)
+    return _turn(changed(state, phase="downtime"), movement=0)
 
 
 @RECORDERS.on("turn_ended")
 def turn_ended(state: BardwoodState, e: pb.TurnEnded) -> BardwoodState:
-    return _turn(replace(state, phase="between"), melody=0, lyric=0, movement=0)
+    return _turn(changed(state, phase="between"), melody=0, lyric=0, movement=0)
 
 
 @RECORDERS.on("act_end_triggered")
 def act_end_triggered(state: BardwoodState, e: pb.ActEndTriggered) -> BardwoodState:
-    return replace(state, act_ending=True)
+    return changed(state, act_ending=True)
 
 
 @RECORDERS.on("act_ended")
 def act_ended(state: BardwoodState, e: pb.ActEnded) -> BardwoodState:
-    return replace(state, act=e.act + 1, act_ending=False)
+    return changed(state, act=e.act + 1, act_ending=False)
 
 
 @RECORDERS.on("game_end_triggered")
 def game_end_triggered(state: BardwoodState, e: pb.GameEndTriggered) -> BardwoodState:
-    state = replace(state, end_triggered=True, final_seats=tuple(e.final_seats))
+    state = changed(state, end_triggered=True, final_seats=tuple(e.final_seats))
     return _turn(state, swan_song=True) if e.swan_song else state
 
 
 @RECORDERS.on("game_finished")
 def game_finished(state: BardwoodState, e: pb.GameFinished) -> BardwoodState:
-    return replace(
+    return changed(
         state,
         phase="finished",
         finished=True,

@@ -13,16 +13,24 @@ from __future__ import annotations
 
 from engines.bardwood import codes
 from engines.bardwood.batch import Batch
-from engines.bardwood.content import content
-from engines.bardwood.costs import pay
+from engines.bardwood.content import Gains, content
+from engines.bardwood.costs import affordable, pay
 from engines.bardwood.crystals import take_crystals
-from engines.bardwood.locations import activate, location_of, usable
+from engines.bardwood.legal import passing
+from engines.bardwood.locations import activate, location_of, open_to, usable
 from engines.bardwood.state import BardwoodState
 from engines.core.deck import draw_random
 from engines.core.rng import Rng
 from proto import bardwood_pb2 as pb
 
-__all__ = ["legend_marks", "legend_tellings", "mark_legend", "open_legends", "tell_legend"]
+__all__ = [
+    "check_tell",
+    "legend_marks",
+    "legend_tellings",
+    "mark_legend",
+    "open_legends",
+    "tell_legend",
+]
 
 
 def open_legends(state: BardwoodState, tier: int) -> list[str]:
@@ -31,21 +39,30 @@ def open_legends(state: BardwoodState, tier: int) -> list[str]:
     return [legend for legend in state.legends_up[tier - 1] if legend not in marked]
 
 
-def tell_legend(state: BardwoodState, cmd: pb.TellLegend, seat: int, rng: Rng) -> list[pb.Event]:
+def check_tell(state: BardwoodState, cmd: pb.TellLegend, seat: int) -> tuple[Gains, int]:
+    """Next to the Legends, not there yet this turn, a Tier, a boat that gives a
+    discount when one is asked for, and the cost: ``(cost, discount)``."""
     usable(state, seat, location_of("legends", "legends"))
     if cmd.tier not in (1, 2, 3):
         raise codes.NO_SUCH_TIER()
     tier = content().tier(cmd.tier)
-    lyric = dict(tier.cost).get("lyric", 0)
     discount = 0
     if cmd.discount:
         boat = content().legend_discounts[state.player(seat).boat]
         if boat == 0:
             raise codes.NO_DISCOUNT()
-        discount = min(boat, lyric)
-    batch = Batch(state)
+        discount = min(boat, dict(tier.cost).get("lyric", 0))
     cost = tuple((name, n - discount if name == "lyric" else n) for name, n in tier.cost)
-    pay(batch, seat, tuple((name, n) for name, n in cost if n), "legend")
+    cost = tuple((name, n) for name, n in cost if n)
+    affordable(state, seat, cost)
+    return cost, discount
+
+
+def tell_legend(state: BardwoodState, cmd: pb.TellLegend, seat: int, rng: Rng) -> list[pb.Event]:
+    cost, discount = check_tell(state, cmd, seat)
+    tier = content().tier(cmd.tier)
+    batch = Batch(state)
+    pay(batch, seat, cost, "legend")
     activate(batch, seat, "legends")
     batch.add(
         "legend_told", seat=seat, tier=cmd.tier, discount=discount, boat_used=bool(cmd.discount)
@@ -62,7 +79,10 @@ def tell_legend(state: BardwoodState, cmd: pb.TellLegend, seat: int, rng: Rng) -
 
 
 def legend_tellings(state: BardwoodState, seat: int) -> list[pb.TellLegend]:
-    return [pb.TellLegend(tier=t, discount=d) for t in (1, 2, 3) for d in (False, True)]
+    if not open_to(state, seat, "legends"):
+        return []
+    bodies = [pb.TellLegend(tier=t, discount=d) for t in (1, 2, 3) for d in (False, True)]
+    return passing(check_tell, state, seat, bodies)
 
 
 def mark_legend(state: BardwoodState, cmd: pb.MarkLegend, seat: int) -> list[pb.Event]:

@@ -18,6 +18,7 @@ __all__ = [
     "bards_apart",
     "location_of",
     "next_to",
+    "open_to",
     "reach",
     "spend_range",
     "usable",
@@ -58,6 +59,11 @@ def bards_apart(state: BardwoodState, seat: int, other: int) -> int:
     if here == there:
         return 0
     return 1 if there in content().neighbours(here) else 2
+
+
+def open_to(state: BardwoodState, seat: int, location: str) -> bool:
+    """Whether ``seat`` is next to ``location`` and has not activated it this turn."""
+    return location in next_to(state, seat) and location not in state.turn.used
 
 
 def usable(state: BardwoodState, seat: int, location: Location) -> None:

@@ -14,15 +14,16 @@ from __future__ import annotations
 from engines.bardwood import codes
 from engines.bardwood.acts import active_event
 from engines.bardwood.batch import Batch
-from engines.bardwood.content import content
-from engines.bardwood.costs import pay
+from engines.bardwood.content import Gains, content
+from engines.bardwood.costs import affordable, pay
 from engines.bardwood.crystals import take_crystals
-from engines.bardwood.locations import activate, location_of, usable
+from engines.bardwood.legal import passing
+from engines.bardwood.locations import activate, location_of, open_to, usable
 from engines.bardwood.state import BardwoodState
 from engines.core.rng import Rng
 from proto import bardwood_pb2 as pb
 
-__all__ = ["buy", "buys", "market_cost"]
+__all__ = ["buy", "buys", "check_buy", "market_cost"]
 
 
 def market_cost(state: BardwoodState) -> int:
@@ -37,33 +38,41 @@ def _price(state: BardwoodState, searched: bool) -> int:
     return price + (content().search_extra if searched else 0)
 
 
+def check_buy(state: BardwoodState, cmd: pb.Buy, seat: int) -> Gains:
+    """Next to the deck, not bought there this turn, the card in it, and the coins."""
+    usable(state, seat, location_of(cmd.location, "market"))
+    deck = state.market_deck(cmd.location) or ()
+    if not deck and cmd.card:
+        raise codes.DECK_EXHAUSTED()
+    if cmd.card and cmd.card not in deck:
+        raise codes.NOT_IN_DECK(card=cmd.card[:40])
+    cost = (("coin", _price(state, bool(cmd.card))),)
+    affordable(state, seat, cost)
+    return cost
+
+
 def buy(state: BardwoodState, cmd: pb.Buy, seat: int, rng: Rng) -> list[pb.Event]:
     """Buy the top card (``card`` empty) or search for ``card`` at an adjacent deck."""
-    location = location_of(cmd.location, "market")
-    usable(state, seat, location)
+    cost = check_buy(state, cmd, seat)
     deck = state.market_deck(cmd.location) or ()
     batch = Batch(state)
+    pay(batch, seat, cost, "buy")
+    activate(batch, seat, cmd.location)
     if not deck:
-        if cmd.card:
-            raise codes.DECK_EXHAUSTED()
-        pay(batch, seat, (("coin", _price(state, False)),), "buy")
-        activate(batch, seat, cmd.location)
         take_crystals(batch, seat, dict(content().exhausted_gain)["vp"], "exhausted")
         return batch.events
     searched = bool(cmd.card)
-    if searched and cmd.card not in deck:
-        raise codes.NOT_IN_DECK(card=cmd.card[:40])
     card = cmd.card or deck[0]
-    coins = _price(state, searched)
-    pay(batch, seat, (("coin", coins),), "buy")
-    activate(batch, seat, cmd.location)
     batch.add(
-        "card_bought", seat=seat, location=cmd.location, card=card, coins=coins, searched=searched
+        "card_bought",
+        seat=seat,
+        location=cmd.location,
+        card=card,
+        coins=cost[0][1],
+        searched=searched,
     )
-    if (
-        content().card(card).kind == "action"
-        and state.market_boat < len(content().market_costs) - 1
-    ):
+    last = len(content().market_costs) - 1
+    if content().card(card).kind == "action" and state.market_boat < last:
         batch.add("market_boat_moved", position=state.market_boat + 1)
     if searched:
         rest = batch.state.market_deck(cmd.location) or ()
@@ -72,9 +81,11 @@ def buy(state: BardwoodState, cmd: pb.Buy, seat: int, rng: Rng) -> list[pb.Event
 
 
 def buys(state: BardwoodState, seat: int) -> list[pb.Buy]:
-    """At each market deck: the top card, and each other design in it (a search)."""
-    out = []
+    """At each market deck: the top card, and each design in it (a search)."""
+    bodies = []
     for location, deck in state.market:
-        out.append(pb.Buy(location=location))
-        out.extend(pb.Buy(location=location, card=card) for card in sorted(set(deck)))
-    return out
+        if not open_to(state, seat, location):
+            continue
+        bodies.append(pb.Buy(location=location))
+        bodies.extend(pb.Buy(location=location, card=card) for card in sorted(set(deck)))
+    return passing(check_buy, state, seat, bodies)

@@ -12,14 +12,22 @@ from __future__ import annotations
 from engines.bardwood import codes
 from engines.bardwood.batch import Batch
 from engines.bardwood.content import content
-from engines.bardwood.costs import pay
+from engines.bardwood.costs import affordable, pay
 from engines.bardwood.crystals import take_crystals
 from engines.bardwood.icons import gain
+from engines.bardwood.legal import passing
 from engines.bardwood.locations import activate, location_of, usable
 from engines.bardwood.state import BardwoodState
 from proto import bardwood_pb2 as pb
 
-__all__ = ["badge_placements", "badge_targets", "choose_motif", "motif_choices", "place_badge"]
+__all__ = [
+    "badge_placements",
+    "badge_targets",
+    "check_motif",
+    "choose_motif",
+    "motif_choices",
+    "place_badge",
+]
 
 
 def badge_targets(state: BardwoodState, seat: int) -> list[str]:
@@ -34,14 +42,21 @@ def _free(state: BardwoodState) -> bool:
     return choice is not None and choice.kind == "choose_motif"
 
 
-def choose_motif(state: BardwoodState, cmd: pb.ChooseMotif, seat: int) -> list[pb.Event]:
+def check_motif(state: BardwoodState, cmd: pb.ChooseMotif, seat: int) -> None:
+    """A Motif on that spot; at the location: next to it, not there yet, its cost."""
     if not 0 <= cmd.slot < len(state.motifs) or not state.motifs[cmd.slot][0]:
         raise codes.NO_MOTIF(slot=cmd.slot)
+    if not _free(state):
+        usable(state, seat, location_of("motifs", "motifs"))
+        affordable(state, seat, content().motif_cost)
+
+
+def choose_motif(state: BardwoodState, cmd: pb.ChooseMotif, seat: int) -> list[pb.Event]:
+    check_motif(state, cmd, seat)
     batch = Batch(state)
     if _free(state):
         batch.add("choice_closed", seat=seat, kind="choose_motif")
     else:
-        usable(state, seat, location_of("motifs", "motifs"))
         pay(batch, seat, content().motif_cost, "motif")
         activate(batch, seat, "motifs")
     motif_id, vp_side = state.motifs[cmd.slot]
@@ -62,7 +77,8 @@ def choose_motif(state: BardwoodState, cmd: pb.ChooseMotif, seat: int) -> list[p
 
 
 def motif_choices(state: BardwoodState, seat: int) -> list[pb.ChooseMotif]:
-    return [pb.ChooseMotif(slot=slot) for slot, (m, _) in enumerate(state.motifs) if m]
+    bodies = [pb.ChooseMotif(slot=slot) for slot in range(len(state.motifs))]
+    return passing(check_motif, state, seat, bodies)
 
 
 def place_badge(state: BardwoodState, cmd: pb.PlaceBadge, seat: int) -> list[pb.Event]:

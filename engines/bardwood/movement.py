@@ -46,8 +46,9 @@ def move_bard(state: BardwoodState, cmd: pb.MoveBard, seat: int) -> list[pb.Even
 
 
 def bard_moves(state: BardwoodState, seat: int) -> list[pb.MoveBard]:
-    space = state.player(seat).space
-    return [pb.MoveBard(space=n) for n in content().neighbours(space)] if space else []
+    if state.turn.movement <= 0:
+        return []
+    return [pb.MoveBard(space=n) for n in content().neighbours(state.player(seat).space)]
 
 
 def move_boat(state: BardwoodState, cmd: pb.MoveBoat, seat: int) -> list[pb.Event]:
@@ -61,4 +62,7 @@ def move_boat(state: BardwoodState, cmd: pb.MoveBoat, seat: int) -> list[pb.Even
 
 
 def boat_moves(state: BardwoodState, seat: int) -> list[pb.MoveBoat]:
+    last = len(content().legend_discounts) - 1
+    if state.turn.movement <= 0 or state.player(seat).boat >= last:
+        return []
     return [pb.MoveBoat()]

@@ -11,14 +11,15 @@ from __future__ import annotations
 
 from engines.bardwood import codes
 from engines.bardwood.batch import Batch
-from engines.bardwood.content import content
-from engines.bardwood.costs import pay
+from engines.bardwood.content import PerformSpot, content
+from engines.bardwood.costs import affordable, pay
 from engines.bardwood.crystals import take_crystals
-from engines.bardwood.locations import activate, location_of, usable
+from engines.bardwood.legal import passing
+from engines.bardwood.locations import activate, location_of, open_to, usable
 from engines.bardwood.state import BardwoodState
 from proto import bardwood_pb2 as pb
 
-__all__ = ["perform", "performances", "take_fan"]
+__all__ = ["check_perform", "perform", "performances", "take_fan"]
 
 
 def take_fan(batch: Batch, seat: int) -> None:
@@ -30,8 +31,8 @@ def take_fan(batch: Batch, seat: int) -> None:
         take_crystals(batch, seat, dict(content().exhausted_gain)["vp"], "no_fan")
 
 
-def perform(state: BardwoodState, cmd: pb.Perform, seat: int) -> list[pb.Event]:
-    """Perform at spot ``cmd.spot`` with the Rune of Tempo area ``cmd.rune``."""
+def check_perform(state: BardwoodState, cmd: pb.Perform, seat: int) -> PerformSpot:
+    """Next to the stage, not there yet this turn, an empty spot, a Rune, the Lyric."""
     usable(state, seat, location_of("perform", "perform"))
     spots = content().perform_spots
     if not 0 <= cmd.spot < len(spots) or state.perform[cmd.spot] != -1:
@@ -39,9 +40,15 @@ def perform(state: BardwoodState, cmd: pb.Perform, seat: int) -> list[pb.Event]:
     runes = state.player(seat).runes
     if not 0 <= cmd.rune < len(runes) or runes[cmd.rune] == 0:
         raise codes.NO_RUNE_THERE(area=cmd.rune)
-    spot = spots[cmd.spot]
+    affordable(state, seat, spots[cmd.spot].cost)
+    return spots[cmd.spot]
+
+
+def perform(state: BardwoodState, cmd: pb.Perform, seat: int) -> list[pb.Event]:
+    """Perform at spot ``cmd.spot`` with the Rune of Tempo area ``cmd.rune``."""
+    spot = check_perform(state, cmd, seat)
     batch = Batch(state)
-    pay(batch, seat, (("lyric", spot.lyric),), "perform")
+    pay(batch, seat, spot.cost, "perform")
     activate(batch, seat, "perform")
     batch.add("rune_placed", seat=seat, area=cmd.rune, to=f"perform:{cmd.spot}")
     take_crystals(batch, seat, spot.vp, "perform")
@@ -50,12 +57,12 @@ def perform(state: BardwoodState, cmd: pb.Perform, seat: int) -> list[pb.Event]:
 
 
 def performances(state: BardwoodState, seat: int) -> list[pb.Perform]:
-    """Every empty spot with every Tempo area that still has a Rune."""
-    runes = state.player(seat).runes
-    return [
+    """Every empty spot the Song can pay for, with every Tempo area that has a Rune."""
+    if not open_to(state, seat, "perform"):
+        return []
+    bodies = (
         pb.Perform(spot=spot, rune=area)
-        for spot, taken in enumerate(state.perform)
-        if taken == -1
-        for area, left in enumerate(runes)
-        if left
-    ]
+        for spot in range(len(state.perform))
+        for area in range(len(state.player(seat).runes))
+    )
+    return passing(check_perform, state, seat, bodies)

@@ -56,10 +56,15 @@ def pay_volume(state: BardwoodState, cmd: pb.PayVolume, seat: int) -> list[pb.Ev
 
 
 def volume_payments(state: BardwoodState, seat: int) -> list[pb.PayVolume]:
+    player = state.player(seat)
     out = []
-    for slot, held in enumerate(state.player(seat).song):
-        if content().card(held.card).cost and not held.paid:
+    for slot, held in enumerate(player.song):
+        cost = content().card(held.card).cost
+        if not cost or held.paid:
+            continue
+        if player.volume >= cost:
             out.append(pb.PayVolume(slot=slot))
+        if player.loudstones:
             out.append(pb.PayVolume(slot=slot, loudstone=True))
     return out
 

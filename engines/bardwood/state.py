@@ -9,8 +9,10 @@ how many are face down, and a flip draws from the Tier's Legends not yet seen.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import TypeVar
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from operator import attrgetter
+from typing import Any, TypeVar
 
 __all__ = [
     "BardwoodState",
@@ -19,6 +21,7 @@ __all__ = [
     "Player",
     "SongCard",
     "Turn",
+    "changed",
     "put",
     "with_player",
 ]
@@ -177,7 +180,32 @@ class BardwoodState:
         return self.choices[-1] if self.choices else None
 
 
-def with_player(state: BardwoodState, seat: int, **changes: object) -> BardwoodState:
+_FIELDS: dict[type, tuple[tuple[str, ...], Callable[[Any], tuple[Any, ...]]]] = {}
+_SET = object.__setattr__
+
+
+def changed(obj: T, **changes: Any) -> T:
+    """A copy of one of this module's frozen records with ``changes``.
+
+    ``dataclasses.replace`` re-runs ``__init__`` with its checks on every call and was
+    most of a game's time (profiled); these records have plain fields only, so copying
+    the fields is the same result.
+    """
+    kind = type(obj)
+    known = _FIELDS.get(kind)
+    if known is None:
+        names = tuple(f.name for f in fields(kind))  # type: ignore[arg-type]
+        known = _FIELDS[kind] = (names, attrgetter(*names))
+    names, values = known
+    new = object.__new__(kind)
+    for name, value in zip(names, values(obj), strict=True):
+        _SET(new, name, value)
+    for name, value in changes.items():
+        _SET(new, name, value)
+    return new
+
+
+def with_player(state: BardwoodState, seat: int, **changes: Any) -> BardwoodState:
     """``state`` with seat ``seat``'s player changed."""
-    player = replace(state.players[seat], **changes)  # type: ignore[arg-type]
-    return replace(state, players=put(state.players, seat, player))
+    player = changed(state.players[seat], **changes)
+    return changed(state, players=put(state.players, seat, player))

@@ -98,6 +98,8 @@ def finish(state: BardwoodState, cmd: pb.Finish, seat: int) -> list[pb.Event]:
 
 
 def finishes(state: BardwoodState, seat: int) -> list[pb.Finish]:
+    if not state.choices and state.phase == "compose" and not composed(state):
+        return []
     return [pb.Finish()]
 
 
