@@ -8,6 +8,7 @@ from engines.bardwood.badges import spend_badges, spendings
 from engines.bardwood.bank import bank_uses, use_bank
 from engines.bardwood.bardstones import loudstone_exchanges, make_loudstone
 from engines.bardwood.boast import boast, boasts
+from engines.bardwood.bots import GreedyBot
 from engines.bardwood.challenge import challenge, challenges
 from engines.bardwood.composition import discard_card, discards, play_card, plays
 from engines.bardwood.creatures import assist, assists, soothe, soothes
@@ -37,6 +38,7 @@ from engines.bardwood.singing import card_uses, pay_volume, use_card, volume_pay
 from engines.bardwood.state import BardwoodState
 from engines.bardwood.turns import FLOW, advance, finish, finishes
 from engines.bardwood.view import REDACTION, board, players, private, standing
+from engines.core.bots import RandomBot
 from engines.core.contract import GameInfo, OptionSpec
 from engines.core.game import Game, Move
 from proto import bardwood_pb2 as pb
@@ -106,4 +108,5 @@ ENGINE: Game[BardwoodState, pb.Command, pb.Event] = Game(
     private=private,
     standing=standing,
     advance=advance,
+    bots={"random": RandomBot, "greedy": GreedyBot},
 )

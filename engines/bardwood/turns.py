@@ -51,11 +51,17 @@ def stage_of(state: BardwoodState) -> str:
     return state.phase
 
 
+# Between two events of one command's batch (what a replay can stop at): nobody acts.
+PASSING = ("setup", "downtime", "between")
+
+
 def to_act(state: BardwoodState) -> tuple[int, ...]:
     if state.choices:
         return (state.choices[-1].seat,)
     if state.phase == "choose_character":
         return (chooser(state),)
+    if state.phase in PASSING:
+        return ()
     return (state.turn.seat,)
 
 
@@ -75,6 +81,7 @@ FLOW: Flow[BardwoodState] = Flow(
         Stage("cheer_fan", ("cheer_fan",), "Choose one effect of the Fan you drew."),
         Stage("place_creature", ("place_creature",), "Put the Creature you drew on a spot."),
         Stage("return_stones", ("return_to_supply",), "Return coins or Bardstones down to 12."),
+        *(Stage(name, (), "The rules are moving the game on.") for name in PASSING),
     ),
     stage_of=stage_of,
     to_act=to_act,

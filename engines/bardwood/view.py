@@ -156,6 +156,8 @@ def players(state: BardwoodState, viewer: int | None) -> list[dict[str, Any]]:
 
 def private(state: BardwoodState, seat: int) -> dict[str, Any]:
     """The viewer's hand, and what is in its deck (sorted: the deck keeps no order)."""
+    if seat >= len(state.players):
+        return {"hand": [], "deck_unseen": []}
     player = state.player(seat)
     return {"hand": list(player.hand), "deck_unseen": list(player.unseen)}
 

@@ -32,3 +32,9 @@ def harvest_stack(redis_url: str) -> Iterator[Stack]:
     """The same services, unchanged, serving Harvest: only the engine service's ``--game``
     and the gateway's ``BW_ENGINE_ADDRS`` differ."""
     yield from _running(redis_url, ("harvest",))
+
+
+@pytest.fixture(scope="session")
+def bardwood_stack(redis_url: str) -> Iterator[Stack]:
+    """The same services, unchanged, serving Bardwood Grove."""
+    yield from _running(redis_url, ("bardwood",))

@@ -3,7 +3,9 @@ every player's starting board and opening hand."""
 
 from __future__ import annotations
 
+import random
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -114,3 +116,22 @@ def test_the_scenario_opening_matches_a_real_set_up() -> None:
     state = position(opening()).state
     assert [p.character for p in state.players] == ["lark", "quill"]
     assert len(state.players[0].unseen) == 5
+
+
+def test_every_point_of_a_game_log_can_be_viewed() -> None:
+    """Replay may stop between any two events, even inside one command's batch: every
+    prefix of a whole game folds to a state every viewer can view."""
+    choices = random.Random(5)
+    t = table(3, 5)
+    t.play(lambda tb, seat: choices.choice(ENGINE.legal_commands(tb.state, seat)))
+    state = ENGINE.initial_state()
+    stages = set()
+    events: list[Any] = [None, *t.events]
+    for event in events:
+        if event is not None:
+            state = ENGINE.evolve(state, event)
+        for viewer in (None, 0, 1, 2):
+            view = ENGINE.view(state, viewer)
+            stages.add(view["stage"])
+        ENGINE.outcome(state)
+    assert {"setup", "between", "downtime", "finished"} <= stages
