@@ -294,3 +294,14 @@ def test_the_trust_motif_places_up_to_two_badges_on_creatures_without_yours() ->
     stop.then(ev("choice_closed", seat=0, kind="place_badges"))
     assert stop.view(0)["stage"] == "sing"
     assert ENGINE.view(stop.state, 0)["players"][0]["badges"] == 6
+
+
+def test_a_price_rise_counts_for_the_second_purchase_of_the_turn() -> None:
+    """Buying Cards: "If you buy multiple cards during the same turn, a possible price
+    increase will impact your second purchase"."""
+    song = position(opening(), singing(0, space="s5"), gained(0, coins=9))
+    action = song.when(0, cmd("buy", location="market_action_1")).accepted()
+    assert action.events[0] == gained(0, "buy", coins=-2)
+    improv = position(song.events, action.events).when(0, cmd("buy", location="market_improv_2"))
+    assert improv.accepted().events[0] == gained(0, "buy", coins=-3)
+    assert improv.view(0)["players"][0]["deck_top"] == ["couplet", "fiddle"]

@@ -219,3 +219,17 @@ def test_movement_gained_while_singing_is_spent_while_singing() -> None:
     position(events, moved.events).when(0, cmd("move_bard", space="s2")).then(
         ev("bard_moved", seat=0, space="s2")
     )
+
+
+def test_loudstones_are_made_from_six_volume_and_pay_a_volume_cost() -> None:
+    """Loudstone (option): "Anytime, spend 6 Volume to gain 1 Loudstone"; here a Loudstone
+    pays one Song card's Volume cost."""
+    loud = position(opening(loudstones=True), singing(0, space="s1"), gained(0, volume=4))
+    made = loud.when(0, cmd("make_loudstone"))
+    made.then(gained(0, "loudstone", volume=-6, loudstones=1))
+    paid = position(loud.events, made.events).when(0, cmd("pay_volume", slot=0, loudstone=True))
+    paid.then(ev("volume_paid", seat=0, slot=0, loudstone=True))
+    assert paid.view(0)["players"][0]["loudstones"] == 0
+    plain_game = position(opening(), singing(0, space="s1"), gained(0, volume=4))
+    plain_game.when(0, cmd("make_loudstone")).refused("loudstone.not_possible")
+    plain_game.when(0, cmd("pay_volume", slot=0, loudstone=True)).refused("song.no_loudstone")
