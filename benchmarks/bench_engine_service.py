@@ -16,6 +16,7 @@ import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import grpc
@@ -88,7 +89,13 @@ async def run_tables(
     return len(latencies), time.perf_counter() - started, latencies
 
 
-async def bench(url: str, port: int) -> None:
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds a process has used so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def bench(url: str, port: int, engine_pid: int) -> None:
     rtt = await redis_round_trip(url)
     print(
         f"redis PING round trip: p50 {statistics.median(rtt) * 1e3:.3f} ms, "
@@ -105,12 +112,15 @@ async def bench(url: str, port: int) -> None:
         stub = engine_pb2_grpc.EngineStub(channel)
         await run_tables(stub, 1, 5, "warm-up")
         for tables, limit in ((1, 1000), (100, 1000), (1000, 10)):
+            cpu_before = cpu_seconds(engine_pid)
             count, seconds, latencies = await run_tables(stub, tables, limit, f"{tables}")
+            cpu = cpu_seconds(engine_pid) - cpu_before
             print(
                 f"{tables:>5} concurrent tables: {count} Execute in {seconds:.2f} s = "
                 f"{count / seconds:,.0f} commands/s; latency p50 "
                 f"{statistics.median(latencies) * 1e3:.2f} ms, p99 "
-                f"{percentile(latencies, 0.99) * 1e3:.2f} ms"
+                f"{percentile(latencies, 0.99) * 1e3:.2f} ms; engine CPU "
+                f"{cpu / count * 1e3:.2f} ms a command (set-up included)"
             )
     await project_everything(url)
 
@@ -146,7 +156,7 @@ def main() -> None:
             env=env,
         )
         try:
-            asyncio.run(bench(server.url, port))
+            asyncio.run(bench(server.url, port, service.pid))
         finally:
             service.send_signal(signal.SIGTERM)
             service.wait(timeout=30)

@@ -42,7 +42,7 @@ def error_body(code: str, message: str, details: dict[str, Any] | None = None) -
 
 def status_for_rejection(code: str) -> int:
     """The HTTP status of an engine rejection code."""
-    if code == "version.conflict":
+    if code in ("version.conflict", "command.id_reused"):
         return 409
     if code == "table.not_found":
         return 404

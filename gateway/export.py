@@ -2,7 +2,7 @@
 
 JSON Lines. The first line is the header::
 
-    {"format": "boardwright-export/1", "table_id", "game", "seats", "options",
+    {"format": "boardwright-export/2", "table_id", "game", "seats", "options",
      "seed_commitment" (hex), "created_ms", "head_version", "head_hash" (hex)}
 
 then one line per stored event, in version order::
@@ -10,34 +10,38 @@ then one line per stored event, in version order::
     {"version", "command_id", "seat", "time_ms",
      "payload" (base64 of the game Event) | "seed" (hex, the revealed seed),
      "command" (base64 of the game Command; first event of a command's batch only),
+     "public_payload" (base64 of the Event as a spectator saw it; absent when hidden),
+     "seat_commitments" ([hex], one per seat), "commitment" (hex),
      "prev_hash" (hex), "hash" (hex),
      "event" / "command_json" (the same messages as protobuf JSON, for people)}
 
-Binary fields are base64 (protobuf bytes) or hex (hashes and the seed, as everywhere else
-in the API). Those fields rebuild each ``StoredEvent`` exactly, so :func:`verify_export`
-can check the hash chain, the seed commitment, that the readable JSON says what the bytes
-say, and finally re-run the whole game with the revealed seed.
+Binary fields are base64 (protobuf bytes) or hex (hashes, commitments and the seed, as
+everywhere else in the API). Those fields rebuild each ``StoredEvent`` exactly, so
+:func:`verify_export` can run the one audit of ``engines.core.audit`` on them: the hash
+chain (which covers the public forms and commitments, never a hidden value), every event
+and command decoding as the game's, the public forms, the seed against its commitment,
+every commitment opened with the salts the seed gives, and the re-execution of the whole
+game; plus a check of this format's own: that the readable JSON says what the bytes say.
+
+Version 1 (``boardwright-export/1``) chained the whole event, hidden fields included; it
+is not read any more.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
-import hashlib
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from google.protobuf.message import DecodeError
+from google.protobuf.message import DecodeError, Message
 
 import engines
-from engines.core.canonical import message_bytes
-from engines.core.contract import TableConfig
-from engines.core.errors import RuleViolation
-from engines.core.hashchain import verify_chain
+from engines.core.audit import Check, TableFacts, audit_log
+from engines.core.contract import Engine
 from engines.core.messages import to_json
-from engines.core.play import reexecute
 from proto import common_pb2
 
 __all__ = [
@@ -52,7 +56,7 @@ __all__ = [
     "verify_export",
 ]
 
-FORMAT = "boardwright-export/1"
+FORMAT = "boardwright-export/2"
 
 
 class ExportError(ValueError):
@@ -83,16 +87,31 @@ def event_line(stored: common_pb2.StoredEvent, game: str) -> dict[str, Any]:
     }
     body = stored.WhichOneof("body")
     if body == "payload":
-        line["payload"] = base64.b64encode(stored.payload).decode()
-        line["event"] = to_json(engine.event_type.FromString(stored.payload))
+        line["payload"] = _base64(stored.payload)
+        _readable_json(line, "event", engine.event_type, stored.payload)
     elif body == "seed_revealed":
         line["seed"] = stored.seed_revealed.seed.hex()
     if stored.command:
-        line["command"] = base64.b64encode(stored.command).decode()
-        line["command_json"] = to_json(engine.command_type.FromString(stored.command))
+        line["command"] = _base64(stored.command)
+        _readable_json(line, "command_json", engine.command_type, stored.command)
+    if stored.HasField("public_payload"):
+        line["public_payload"] = _base64(stored.public_payload)
+    line["seat_commitments"] = [commitment.hex() for commitment in stored.seat_commitments]
+    line["commitment"] = stored.commitment.hex()
     line["prev_hash"] = stored.prev_hash.hex()
     line["hash"] = stored.hash.hex()
     return line
+
+
+def _readable_json(
+    line: dict[str, Any], name: str, message_type: type[Message], data: bytes
+) -> None:
+    """Add the readable JSON of ``data``; bytes that are not the game's message get none
+    (the export still carries them, and verifying it says what is wrong)."""
+    try:
+        line[name] = to_json(message_type.FromString(data))
+    except DecodeError:
+        return
 
 
 def export_lines(
@@ -114,6 +133,8 @@ def stored_from_line(line: dict[str, Any]) -> common_pb2.StoredEvent:
             command_id=str(line["command_id"]),
             seat=int(line["seat"]),
             time_ms=int(line["time_ms"]),
+            seat_commitments=[bytes.fromhex(c) for c in line.get("seat_commitments", [])],
+            commitment=bytes.fromhex(line.get("commitment", "")),
             prev_hash=bytes.fromhex(line["prev_hash"]),
             hash=bytes.fromhex(line["hash"]),
         )
@@ -123,6 +144,8 @@ def stored_from_line(line: dict[str, Any]) -> common_pb2.StoredEvent:
             stored.seed_revealed.seed = bytes.fromhex(line["seed"])
         if "command" in line:
             stored.command = base64.b64decode(line["command"], validate=True)
+        if "public_payload" in line:
+            stored.public_payload = base64.b64decode(line["public_payload"], validate=True)
     except (KeyError, TypeError, ValueError, binascii.Error) as bad:
         raise ExportError(f"event line is malformed: {bad}") from None
     return stored
@@ -152,13 +175,6 @@ def parse_export(
 
 
 @dataclass(frozen=True, slots=True)
-class Check:
-    name: str
-    ok: bool
-    detail: str
-
-
-@dataclass(frozen=True, slots=True)
 class Verdict:
     """The outcome of every check; ``ok`` only when all of them passed."""
 
@@ -172,104 +188,55 @@ class Verdict:
 
 
 def verify_export(lines: Iterable[str]) -> Verdict:
-    """Check an exported log offline: chain, head, readable JSON, seed, re-execution."""
+    """Check an exported log offline with the one audit, and its readable JSON."""
     header, rows, log = parse_export(lines)
     table_id, game = str(header.get("table_id", "")), str(header.get("game", ""))
-    checks = [_chain(header, log)]
     try:
         engine = engines.get(game)
     except engines.UnknownGame:
-        checks.append(Check("engine", False, f"no engine for game {game!r} is installed"))
-        return Verdict(table_id, game, tuple(checks))
-    checks.append(_readable(engine, rows, log))
-    seed_check, seed = _seed(header, log)
-    checks.append(seed_check)
-    if seed is not None:
-        checks.append(_reexecution(engine, header, log, seed))
+        return Verdict(
+            table_id, game, (Check("engine", False, f"no engine for game {game!r} is installed"),)
+        )
+    try:
+        facts = TableFacts(
+            table_id=table_id,
+            seats=int(header["seats"]),
+            seed_commitment=bytes.fromhex(str(header["seed_commitment"])),
+            options=dict(header.get("options") or {}),
+        )
+    except (KeyError, TypeError, ValueError) as bad:
+        raise ExportError(f"the header is malformed: {bad}") from None
+    audit = audit_log(engine, facts, log, require_seed=True)
+    checks = list(audit.checks)
+    if audit.chain.ok and (
+        audit.chain.head_version != header.get("head_version")
+        or audit.chain.head_hash.hex() != header.get("head_hash")
+    ):
+        checks[0] = Check("hash chain", False, "the header's head does not match the last event")
+    checks.insert(1, _readable(engine, rows, log))
     return Verdict(table_id, game, tuple(checks))
 
 
-def _chain(header: dict[str, Any], log: Sequence[common_pb2.StoredEvent]) -> Check:
-    chain = verify_chain(log)
-    if not chain.ok:
-        return Check("hash chain", False, chain.reason)
-    if chain.head_version != header.get("head_version") or chain.head_hash.hex() != header.get(
-        "head_hash"
-    ):
-        return Check("hash chain", False, "the header's head does not match the last event")
-    return Check(
-        "hash chain", True, f"{chain.head_version} events linked, head {chain.head_hash.hex()[:16]}"
-    )
-
-
 def _readable(
-    engine: Any, rows: Sequence[dict[str, Any]], log: Sequence[common_pb2.StoredEvent]
+    engine: Engine[Any, Any, Any],
+    rows: Sequence[dict[str, Any]],
+    log: Sequence[common_pb2.StoredEvent],
 ) -> Check:
+    name = "readable JSON"
     for row, stored in zip(rows, log, strict=True):
         try:
             if "event" in row and row["event"] != to_json(
                 engine.event_type.FromString(stored.payload)
             ):
-                return Check(
-                    "readable JSON",
-                    False,
-                    f"version {stored.version}: event JSON differs from its bytes",
-                )
+                return Check(name, False, f"version {stored.version}: event JSON differs")
             if "command_json" in row and row["command_json"] != to_json(
                 engine.command_type.FromString(stored.command)
             ):
-                return Check(
-                    "readable JSON",
-                    False,
-                    f"version {stored.version}: command JSON differs from its bytes",
-                )
+                return Check(name, False, f"version {stored.version}: command JSON differs")
         except DecodeError:
-            return Check("readable JSON", False, f"version {stored.version}: bytes do not decode")
-    return Check("readable JSON", True, "every event and command JSON matches its bytes")
+            return Check(name, False, f"version {stored.version}: bytes do not decode")
+    return Check(name, True, "every event and command JSON matches its bytes")
 
 
-def _seed(
-    header: dict[str, Any], log: Sequence[common_pb2.StoredEvent]
-) -> tuple[Check, bytes | None]:
-    revealed = [e.seed_revealed.seed for e in log if e.WhichOneof("body") == "seed_revealed"]
-    if not revealed:
-        return Check("seed", False, "the seed was never revealed (the game has not ended)"), None
-    seed = revealed[-1]
-    if hashlib.sha256(seed).hexdigest() != header.get("seed_commitment"):
-        return Check(
-            "seed", False, "the revealed seed does not match the published commitment"
-        ), None
-    return Check("seed", True, "the revealed seed matches the commitment made at creation"), seed
-
-
-def _reexecution(
-    engine: Any, header: dict[str, Any], log: Sequence[common_pb2.StoredEvent], seed: bytes
-) -> Check:
-    try:
-        config = TableConfig(
-            str(header["table_id"]), int(header["seats"]), dict(header.get("options") or {})
-        )
-        commands = [(e.seat, engine.command_type.FromString(e.command)) for e in log if e.command]
-        expected = [
-            message_bytes(engine.event_type.FromString(e.payload))
-            for e in log
-            if e.WhichOneof("body") == "payload"
-        ]
-        produced = reexecute(engine, config, seed, commands)
-    except RuleViolation as refused:
-        return Check("re-execution", False, f"a logged command is refused on re-run: {refused}")
-    except (KeyError, TypeError, ValueError, DecodeError) as bad:
-        return Check("re-execution", False, f"cannot re-run: {bad}")
-    if produced != expected:
-        at = next(
-            (i + 1 for i, (a, b) in enumerate(zip(produced, expected, strict=False)) if a != b),
-            min(len(produced), len(expected)) + 1,
-        )
-        return Check(
-            "re-execution",
-            False,
-            f"re-running {len(commands)} commands gives different events from game event {at}",
-        )
-    return Check(
-        "re-execution", True, f"{len(commands)} commands re-run to the same {len(expected)} events"
-    )
+def _base64(data: bytes) -> str:
+    return base64.b64encode(data).decode()

@@ -1,60 +1,54 @@
-"""Events as JSON for one viewer.
+"""Events as JSON for one viewer, from what the engine service rendered for it.
 
-A stored event becomes ``{version, command_id, seat, time_ms, event, hash}`` where
+The engine service decides what a viewer sees of each stored event
+(``engines.core.disclosure.render``, the one redaction of stored events); here its
+``RedactedEvent`` only changes form. A rendered event is::
+
+    {version, command_id, seat, time_ms, event, hash, prev_hash, public_payload,
+     seat_commitments, commitment, salt?, seat_payload?, seed_revealed?}
+
 ``event`` is the protobuf JSON of the game event as the viewer may see it (``null``
-when it may see nothing of it) and ``hash`` is lowercase hex. The seed revealed at the
-end of a game appears as ``seed_revealed`` (hex) instead of ``event``.
+when it may see nothing of it); hashes, commitments and salts are lowercase hex, protobuf
+bytes base64. ``public_payload`` and the commitments are what the hash covers, so any
+client can check every link; a seat's ``salt`` and ``seat_payload`` open its own
+commitment. The seed revealed at the end of a game appears as ``seed_revealed`` (hex).
 """
 
 from __future__ import annotations
 
+import base64
 import json
 from typing import Any
 
-from engines.core.contract import Engine
-from engines.core.messages import to_json
-from proto import common_pb2, engine_pb2
+from proto import common_pb2
 
-__all__ = ["render_redacted", "render_stored"]
+__all__ = ["render_redacted"]
 
 
-def render_stored(
-    engine: Engine[Any, Any, Any], stored: common_pb2.StoredEvent, seat: int | None
-) -> dict[str, Any]:
-    """An unredacted stored event, redacted here with the game's own ``redact``."""
-    rendered: dict[str, Any] = {
-        "version": stored.version,
-        "command_id": stored.command_id,
-        "seat": stored.seat,
-        "time_ms": stored.time_ms,
-        "event": None,
-        "hash": stored.hash.hex(),
-    }
-    body = stored.WhichOneof("body")
-    if body == "payload":
-        event = engine.event_type.FromString(stored.payload)
-        visible = engine.redact(event, seat)
-        rendered["event"] = None if visible is None else to_json(visible)
-    elif body == "seed_revealed":
-        rendered["seed_revealed"] = stored.seed_revealed.seed.hex()
-    return rendered
-
-
-def render_redacted(event: engine_pb2.RedactedEvent) -> dict[str, Any]:
-    """An event the engine service already redacted for the viewer."""
+def render_redacted(event: common_pb2.RedactedEvent) -> dict[str, Any]:
+    """An event the engine service rendered for the viewer, as JSON data."""
     rendered: dict[str, Any] = {
         "version": event.version,
         "command_id": event.command_id,
         "seat": event.seat,
         "time_ms": event.time_ms,
-        "event": None,
+        "event": json.loads(event.event_json) if event.event_json else None,
         "hash": event.hash.hex(),
+        "prev_hash": event.prev_hash.hex(),
+        "public_payload": _base64(event.public_payload)
+        if event.HasField("public_payload")
+        else None,
+        "seat_commitments": [commitment.hex() for commitment in event.seat_commitments],
+        "commitment": event.commitment.hex(),
     }
-    if event.event_json:
-        data = json.loads(event.event_json)
-        revealed = data.get("seed_revealed") if isinstance(data, dict) else None
-        if isinstance(revealed, dict) and set(data) == {"seed_revealed"}:
-            rendered["seed_revealed"] = str(revealed.get("seed", ""))
-        else:
-            rendered["event"] = data
+    if event.salt:
+        rendered["salt"] = event.salt.hex()
+    if event.HasField("seat_payload"):
+        rendered["seat_payload"] = _base64(event.seat_payload)
+    if event.HasField("seed_revealed"):
+        rendered["seed_revealed"] = event.seed_revealed.seed.hex()
     return rendered
+
+
+def _base64(data: bytes) -> str:
+    return base64.b64encode(data).decode()

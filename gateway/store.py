@@ -9,15 +9,22 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from cachetools import LRUCache
 from redis.exceptions import ResponseError
 
 from gateway.errors import ApiError
 from proto import common_pb2
-from services.eventstore import EventStore, TableNotFound, connect, shard_of
+from services.eventstore import (
+    PROJECTOR_LAG_KEY,
+    EventStore,
+    Keys,
+    TableNotFound,
+    connect,
+    lobby_key,
+)
 
 __all__ = ["ReadModel", "ReadStore"]
 
@@ -44,7 +51,7 @@ class ReadStore:
         self.shards = shards
         self.events = EventStore(redis, shards=shards)
         # Meta is written once at creation and never changes, so caching it is safe.
-        self._meta: OrderedDict[str, common_pb2.TableMeta] = OrderedDict()
+        self._meta: LRUCache[str, common_pb2.TableMeta] = LRUCache(maxsize=_META_CACHE)
 
     @classmethod
     async def open(cls, url: str, shards: int) -> ReadStore:
@@ -54,8 +61,8 @@ class ReadStore:
         close = getattr(self.redis, "aclose", None) or self.redis.close
         await close()
 
-    def prefix(self, table_id: str) -> str:
-        return f"bw:{{s{shard_of(table_id, self.shards)}}}:t:{table_id}"
+    def keys(self, table_id: str) -> Keys:
+        return self.events.keys(table_id)
 
     async def ping(self) -> bool:
         return bool(await self.redis.ping())
@@ -64,20 +71,17 @@ class ReadStore:
         """The table's meta; 404 ``table.not_found`` when there is no such table."""
         cached = self._meta.get(table_id)
         if cached is not None:
-            self._meta.move_to_end(table_id)
             return cached
         try:
             meta = await self.events.meta(table_id)
         except TableNotFound:
             raise ApiError(404, "table.not_found", f"No table {table_id!r}.") from None
         self._meta[table_id] = meta
-        if len(self._meta) > _META_CACHE:
-            self._meta.popitem(last=False)
         return meta
 
     async def read_model(self, table_id: str, name: str) -> ReadModel | None:
         """``view:public``, ``view:seat:<n>`` or ``view:status`` as last projected."""
-        raw = await self.redis.hgetall(f"{self.prefix(table_id)}:view:{name}")
+        raw = await self.redis.hgetall(self.keys(table_id).view(name))
         if not raw:
             return None
         fields = {_decode(k): _decode(v) for k, v in raw.items()}
@@ -103,7 +107,7 @@ class ReadStore:
             delay = min(delay * 2, 0.1)
 
     async def lobby(self, game: str) -> dict[str, dict[str, Any]]:
-        raw = await self.redis.hgetall(f"bw:lobby:{game}")
+        raw = await self.redis.hgetall(lobby_key(game))
         lobby: dict[str, dict[str, Any]] = {}
         for key, value in raw.items():
             try:
@@ -113,7 +117,7 @@ class ReadStore:
         return lobby
 
     async def projector_lag(self) -> dict[str, Any]:
-        raw = await self.redis.get("bw:projector:lag")
+        raw = await self.redis.get(PROJECTOR_LAG_KEY)
         if raw is None:
             return {}
         try:
@@ -124,7 +128,7 @@ class ReadStore:
 
     async def wait_for_events(self, table_id: str, after: int, block_ms: int) -> bool:
         """Block until the table's stream has an entry past version ``after``."""
-        key = f"{self.prefix(table_id)}:events"
+        key = self.keys(table_id).events
         try:
             reply = await self.redis.xread({key: f"{after}-1"}, count=1, block=block_ms)
         except ResponseError:

@@ -31,7 +31,11 @@ class CommandEnvelope(_message.Message):
     PAYLOAD_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     command_id: _builtins.str
-    """Client-chosen id; a repeated id returns the first outcome and writes nothing."""
+    """Client-chosen id, scoped to the seat: the same seat sending the same id with the same
+    command (payload and expected_version) gets the first outcome and nothing is written;
+    the same id with a different command is refused with `command.id_reused`. Another
+    seat's ids never touch this seat's.
+    """
     seat: _builtins.int
     expected_version: _builtins.int
     """When set, the command is rejected with `version.conflict` unless the table is at this version."""
@@ -79,7 +83,20 @@ Global___SeedRevealed: _TypeAlias = SeedRevealed  # noqa: Y015
 
 @_typing.final
 class StoredEvent(_message.Message):
-    """One entry of a table's hash-chained log."""
+    """One entry of a table's hash-chained log, as the event store keeps it: the whole event
+    (the log is the truth) and what every reader may see of it. Readers never get this
+    message; they get a RedactedEvent.
+
+    Hidden values never enter the chain directly (a hash over a hidden card can be opened by
+    trying every card): they enter it only through commitments salted with secrets derived
+    from the table's seed, which is revealed when the game ends (engines/core/hashchain.py):
+      salt(v, who)        = HMAC-SHA256(seed, "salt:" + table_id + ":" + v + ":" + who),
+                            who = a seat number or "all"
+      seat_commitments[k] = commit(salt(v, k), bytes of the game's redaction of the event for k)
+      commitment          = commit(salt(v, "all"), payload, command)
+      commit(salt, parts) = sha256(salt || for each part: its length as 8 bytes big-endian || part)
+      hash                = sha256(prev_hash || deterministic bytes of this event's EventLink)
+    """
 
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -92,6 +109,9 @@ class StoredEvent(_message.Message):
     PREV_HASH_FIELD_NUMBER: _builtins.int
     HASH_FIELD_NUMBER: _builtins.int
     COMMAND_FIELD_NUMBER: _builtins.int
+    PUBLIC_PAYLOAD_FIELD_NUMBER: _builtins.int
+    SEAT_COMMITMENTS_FIELD_NUMBER: _builtins.int
+    COMMITMENT_FIELD_NUMBER: _builtins.int
     version: _builtins.int
     command_id: _builtins.str
     seat: _builtins.int
@@ -99,16 +119,28 @@ class StoredEvent(_message.Message):
     time_ms: _builtins.int
     """Wall-clock time of the append in milliseconds; recorded by the service, never read by rules."""
     payload: _builtins.bytes
-    """The game's `Event` message, serialized."""
+    """The game's `Event` message, serialized (secrets included)."""
     prev_hash: _builtins.bytes
     hash: _builtins.bytes
-    """sha256(prev_hash || canonical bytes of this message with `hash` cleared)."""
+    """sha256(prev_hash || EventLink bytes): see above."""
     command: _builtins.bytes
     """The game's `Command` message that produced this event, serialized; set on the first
     event of each command's batch only, so an exported log can be re-executed offline.
     """
+    public_payload: _builtins.bytes
+    """The game's redaction of `payload` for a spectator, serialized; unset when a spectator
+    sees nothing of the event (and for the revealed seed).
+    """
+    commitment: _builtins.bytes
+    """The commitment to the whole event and its command."""
     @_builtins.property
-    def seed_revealed(self) -> Global___SeedRevealed: ...
+    def seed_revealed(self) -> Global___SeedRevealed:
+        """Public as it is: it ends the game and opens every commitment."""
+
+    @_builtins.property
+    def seat_commitments(self) -> _containers.RepeatedScalarFieldContainer[_builtins.bytes]:
+        """One commitment per seat, in seat order, to that seat's redaction of the event."""
+
     def __init__(
         self,
         *,
@@ -121,16 +153,150 @@ class StoredEvent(_message.Message):
         prev_hash: _builtins.bytes = ...,
         hash: _builtins.bytes = ...,
         command: _builtins.bytes = ...,
+        public_payload: _builtins.bytes | None = ...,
+        seat_commitments: _abc.Iterable[_builtins.bytes] | None = ...,
+        commitment: _builtins.bytes = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["body", b"body", "payload", b"payload", "seed_revealed", b"seed_revealed"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_public_payload", b"_public_payload", "body", b"body", "payload", b"payload", "public_payload", b"public_payload", "seed_revealed", b"seed_revealed"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["body", b"body", "command", b"command", "command_id", b"command_id", "hash", b"hash", "payload", b"payload", "prev_hash", b"prev_hash", "seat", b"seat", "seed_revealed", b"seed_revealed", "time_ms", b"time_ms", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_public_payload", b"_public_payload", "body", b"body", "command", b"command", "command_id", b"command_id", "commitment", b"commitment", "hash", b"hash", "payload", b"payload", "prev_hash", b"prev_hash", "public_payload", b"public_payload", "seat", b"seat", "seat_commitments", b"seat_commitments", "seed_revealed", b"seed_revealed", "time_ms", b"time_ms", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__public_payload: _TypeAlias = _typing.Literal["public_payload"]  # noqa: Y015
+    _WhichOneofArgType__public_payload: _TypeAlias = _typing.Literal["_public_payload", b"_public_payload"]  # noqa: Y015
     _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["payload", "seed_revealed"]  # noqa: Y015
     _WhichOneofArgType_body: _TypeAlias = _typing.Literal["body", b"body"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__public_payload) -> _WhichOneofReturnType__public_payload | None: ...
+    @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType_body) -> _WhichOneofReturnType_body | None: ...
 
 Global___StoredEvent: _TypeAlias = StoredEvent  # noqa: Y015
+
+@_typing.final
+class EventLink(_message.Message):
+    """Exactly what an event's hash covers: what every reader of the table can see of it,
+    nothing hidden. Built from a StoredEvent or a RedactedEvent (same field names).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    VERSION_FIELD_NUMBER: _builtins.int
+    COMMAND_ID_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    TIME_MS_FIELD_NUMBER: _builtins.int
+    PUBLIC_PAYLOAD_FIELD_NUMBER: _builtins.int
+    SEED_REVEALED_FIELD_NUMBER: _builtins.int
+    SEAT_COMMITMENTS_FIELD_NUMBER: _builtins.int
+    COMMITMENT_FIELD_NUMBER: _builtins.int
+    version: _builtins.int
+    command_id: _builtins.str
+    seat: _builtins.int
+    time_ms: _builtins.int
+    public_payload: _builtins.bytes
+    commitment: _builtins.bytes
+    @_builtins.property
+    def seed_revealed(self) -> Global___SeedRevealed: ...
+    @_builtins.property
+    def seat_commitments(self) -> _containers.RepeatedScalarFieldContainer[_builtins.bytes]: ...
+    def __init__(
+        self,
+        *,
+        version: _builtins.int = ...,
+        command_id: _builtins.str = ...,
+        seat: _builtins.int = ...,
+        time_ms: _builtins.int = ...,
+        public_payload: _builtins.bytes = ...,
+        seed_revealed: Global___SeedRevealed | None = ...,
+        seat_commitments: _abc.Iterable[_builtins.bytes] | None = ...,
+        commitment: _builtins.bytes = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["public_payload", b"public_payload", "seed_revealed", b"seed_revealed", "shown", b"shown"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["command_id", b"command_id", "commitment", b"commitment", "public_payload", b"public_payload", "seat", b"seat", "seat_commitments", b"seat_commitments", "seed_revealed", b"seed_revealed", "shown", b"shown", "time_ms", b"time_ms", "version", b"version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_shown: _TypeAlias = _typing.Literal["public_payload", "seed_revealed"]  # noqa: Y015
+    _WhichOneofArgType_shown: _TypeAlias = _typing.Literal["shown", b"shown"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_shown) -> _WhichOneofReturnType_shown | None: ...
+
+Global___EventLink: _TypeAlias = EventLink  # noqa: Y015
+
+@_typing.final
+class RedactedEvent(_message.Message):
+    """A stored event as one viewer (a seat, or a spectator) may see it: everything the hash
+    covers, so any reader can check every link of the chain at any time, and the viewer's
+    own part. A seat also gets its salt and the bytes of its own redaction, which open
+    `seat_commitments[seat]`: it can check its own secrets while the game runs. Once the
+    seed is revealed, anyone can derive every salt and check every commitment.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    VERSION_FIELD_NUMBER: _builtins.int
+    COMMAND_ID_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    TIME_MS_FIELD_NUMBER: _builtins.int
+    EVENT_JSON_FIELD_NUMBER: _builtins.int
+    HASH_FIELD_NUMBER: _builtins.int
+    PREV_HASH_FIELD_NUMBER: _builtins.int
+    PUBLIC_PAYLOAD_FIELD_NUMBER: _builtins.int
+    SEED_REVEALED_FIELD_NUMBER: _builtins.int
+    SEAT_COMMITMENTS_FIELD_NUMBER: _builtins.int
+    COMMITMENT_FIELD_NUMBER: _builtins.int
+    SALT_FIELD_NUMBER: _builtins.int
+    SEAT_PAYLOAD_FIELD_NUMBER: _builtins.int
+    version: _builtins.int
+    command_id: _builtins.str
+    seat: _builtins.int
+    time_ms: _builtins.int
+    event_json: _builtins.str
+    """The protobuf JSON mapping of the game event as the viewer sees it; empty when the
+    viewer sees nothing of it, and for the revealed seed.
+    """
+    hash: _builtins.bytes
+    prev_hash: _builtins.bytes
+    public_payload: _builtins.bytes
+    """As in StoredEvent: what the hash covers."""
+    commitment: _builtins.bytes
+    salt: _builtins.bytes
+    """For a seat: salt(version, seat), and its redaction of the event serialized (unset when
+    it sees nothing of it). Empty for a spectator.
+    """
+    seat_payload: _builtins.bytes
+    @_builtins.property
+    def seed_revealed(self) -> Global___SeedRevealed: ...
+    @_builtins.property
+    def seat_commitments(self) -> _containers.RepeatedScalarFieldContainer[_builtins.bytes]: ...
+    def __init__(
+        self,
+        *,
+        version: _builtins.int = ...,
+        command_id: _builtins.str = ...,
+        seat: _builtins.int = ...,
+        time_ms: _builtins.int = ...,
+        event_json: _builtins.str = ...,
+        hash: _builtins.bytes = ...,
+        prev_hash: _builtins.bytes = ...,
+        public_payload: _builtins.bytes | None = ...,
+        seed_revealed: Global___SeedRevealed | None = ...,
+        seat_commitments: _abc.Iterable[_builtins.bytes] | None = ...,
+        commitment: _builtins.bytes = ...,
+        salt: _builtins.bytes = ...,
+        seat_payload: _builtins.bytes | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_public_payload", b"_public_payload", "_seat_payload", b"_seat_payload", "public_payload", b"public_payload", "seat_payload", b"seat_payload", "seed_revealed", b"seed_revealed"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_public_payload", b"_public_payload", "_seat_payload", b"_seat_payload", "command_id", b"command_id", "commitment", b"commitment", "event_json", b"event_json", "hash", b"hash", "prev_hash", b"prev_hash", "public_payload", b"public_payload", "salt", b"salt", "seat", b"seat", "seat_commitments", b"seat_commitments", "seat_payload", b"seat_payload", "seed_revealed", b"seed_revealed", "time_ms", b"time_ms", "version", b"version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType__public_payload: _TypeAlias = _typing.Literal["public_payload"]  # noqa: Y015
+    _WhichOneofArgType__public_payload: _TypeAlias = _typing.Literal["_public_payload", b"_public_payload"]  # noqa: Y015
+    _WhichOneofReturnType__seat_payload: _TypeAlias = _typing.Literal["seat_payload"]  # noqa: Y015
+    _WhichOneofArgType__seat_payload: _TypeAlias = _typing.Literal["_seat_payload", b"_seat_payload"]  # noqa: Y015
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__public_payload) -> _WhichOneofReturnType__public_payload | None: ...
+    @_typing.overload
+    def WhichOneof(self, oneof_group: _WhichOneofArgType__seat_payload) -> _WhichOneofReturnType__seat_payload | None: ...
+
+Global___RedactedEvent: _TypeAlias = RedactedEvent  # noqa: Y015
 
 @_typing.final
 class Rejection(_message.Message):

@@ -131,12 +131,17 @@ class Accepted(_message.Message):
     EVENTS_FIELD_NUMBER: _builtins.int
     VERSION_FIELD_NUMBER: _builtins.int
     DUPLICATE_FIELD_NUMBER: _builtins.int
+    SEEN_FIELD_NUMBER: _builtins.int
     version: _builtins.int
     duplicate: _builtins.bool
     """True when the command id had been seen and the first outcome is returned."""
     @_builtins.property
     def events(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.StoredEvent]:
-        """Events as stored (payloads unredacted; the caller redacts per viewer)."""
+        """Events as stored (payloads unredacted): for trusted callers only, never for readers."""
+
+    @_builtins.property
+    def seen(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.RedactedEvent]:
+        """The same events as the acting seat may see them (with its salts): what its client gets."""
 
     def __init__(
         self,
@@ -144,10 +149,11 @@ class Accepted(_message.Message):
         events: _abc.Iterable[_common_pb2.StoredEvent] | None = ...,
         version: _builtins.int = ...,
         duplicate: _builtins.bool = ...,
+        seen: _abc.Iterable[_common_pb2.RedactedEvent] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["duplicate", b"duplicate", "events", b"events", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["duplicate", b"duplicate", "events", b"events", "seen", b"seen", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -301,43 +307,6 @@ class EventsAfterRequest(_message.Message):
 Global___EventsAfterRequest: _TypeAlias = EventsAfterRequest  # noqa: Y015
 
 @_typing.final
-class RedactedEvent(_message.Message):
-    """A stored event as one viewer may see it."""
-
-    DESCRIPTOR: _descriptor.Descriptor
-
-    VERSION_FIELD_NUMBER: _builtins.int
-    COMMAND_ID_FIELD_NUMBER: _builtins.int
-    SEAT_FIELD_NUMBER: _builtins.int
-    TIME_MS_FIELD_NUMBER: _builtins.int
-    EVENT_JSON_FIELD_NUMBER: _builtins.int
-    HASH_FIELD_NUMBER: _builtins.int
-    version: _builtins.int
-    command_id: _builtins.str
-    seat: _builtins.int
-    time_ms: _builtins.int
-    event_json: _builtins.str
-    """The protobuf JSON mapping of the (redacted) game event; empty for a hidden event."""
-    hash: _builtins.bytes
-    def __init__(
-        self,
-        *,
-        version: _builtins.int = ...,
-        command_id: _builtins.str = ...,
-        seat: _builtins.int = ...,
-        time_ms: _builtins.int = ...,
-        event_json: _builtins.str = ...,
-        hash: _builtins.bytes = ...,
-    ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
-    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["command_id", b"command_id", "event_json", b"event_json", "hash", b"hash", "seat", b"seat", "time_ms", b"time_ms", "version", b"version"]  # noqa: Y015
-    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    def WhichOneof(self, oneof_group: _Never) -> None: ...
-
-Global___RedactedEvent: _TypeAlias = RedactedEvent  # noqa: Y015
-
-@_typing.final
 class EventsResponse(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -345,11 +314,11 @@ class EventsResponse(_message.Message):
     HEAD_FIELD_NUMBER: _builtins.int
     head: _builtins.int
     @_builtins.property
-    def events(self) -> _containers.RepeatedCompositeFieldContainer[Global___RedactedEvent]: ...
+    def events(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.RedactedEvent]: ...
     def __init__(
         self,
         *,
-        events: _abc.Iterable[Global___RedactedEvent] | None = ...,
+        events: _abc.Iterable[_common_pb2.RedactedEvent] | None = ...,
         head: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
@@ -406,9 +375,36 @@ class AuditRequest(_message.Message):
 Global___AuditRequest: _TypeAlias = AuditRequest  # noqa: Y015
 
 @_typing.final
+class AuditCheck(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    OK_FIELD_NUMBER: _builtins.int
+    DETAIL_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    ok: _builtins.bool
+    detail: _builtins.str
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        ok: _builtins.bool = ...,
+        detail: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["detail", b"detail", "name", b"name", "ok", b"ok"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___AuditCheck: _TypeAlias = AuditCheck  # noqa: Y015
+
+@_typing.final
 class AuditResponse(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
+    OK_FIELD_NUMBER: _builtins.int
+    CHECKS_FIELD_NUMBER: _builtins.int
     CHAIN_OK_FIELD_NUMBER: _builtins.int
     FIRST_BAD_VERSION_FIELD_NUMBER: _builtins.int
     REEXECUTION_CHECKED_FIELD_NUMBER: _builtins.int
@@ -417,6 +413,8 @@ class AuditResponse(_message.Message):
     SEED_FIELD_NUMBER: _builtins.int
     HEAD_HASH_FIELD_NUMBER: _builtins.int
     HEAD_VERSION_FIELD_NUMBER: _builtins.int
+    ok: _builtins.bool
+    """Every check held."""
     chain_ok: _builtins.bool
     first_bad_version: _builtins.int
     """First version whose hash does not match, 0 when the chain holds."""
@@ -427,9 +425,15 @@ class AuditResponse(_message.Message):
     seed: _builtins.bytes
     head_hash: _builtins.bytes
     head_version: _builtins.int
+    @_builtins.property
+    def checks(self) -> _containers.RepeatedCompositeFieldContainer[Global___AuditCheck]:
+        """Each check in the order run (see engines/core/audit.py)."""
+
     def __init__(
         self,
         *,
+        ok: _builtins.bool = ...,
+        checks: _abc.Iterable[Global___AuditCheck] | None = ...,
         chain_ok: _builtins.bool = ...,
         first_bad_version: _builtins.int = ...,
         reexecution_checked: _builtins.bool = ...,
@@ -441,7 +445,7 @@ class AuditResponse(_message.Message):
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["chain_ok", b"chain_ok", "detail", b"detail", "first_bad_version", b"first_bad_version", "head_hash", b"head_hash", "head_version", b"head_version", "reexecution_checked", b"reexecution_checked", "reexecution_ok", b"reexecution_ok", "seed", b"seed"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["chain_ok", b"chain_ok", "checks", b"checks", "detail", b"detail", "first_bad_version", b"first_bad_version", "head_hash", b"head_hash", "head_version", b"head_version", "ok", b"ok", "reexecution_checked", b"reexecution_checked", "reexecution_ok", b"reexecution_ok", "seed", b"seed"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

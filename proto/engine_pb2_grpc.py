@@ -118,7 +118,8 @@ class EngineServicer:
         raise NotImplementedError('Method not implemented!')
 
     def Audit(self, request, context):
-        """Hash chain check and, once the seed is revealed, re-execution check.
+        """Hash chain, decoding and public-form checks; once the seed is revealed, every
+        commitment and re-execution too.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -45,7 +45,9 @@ class EngineStub:
     Replay: _grpc.UnaryUnaryMultiCallable[_engine_pb2.ReplayRequest, _engine_pb2.ViewResponse]
     """The viewer's view of the state after the first `at` events."""
     Audit: _grpc.UnaryUnaryMultiCallable[_engine_pb2.AuditRequest, _engine_pb2.AuditResponse]
-    """Hash chain check and, once the seed is revealed, re-execution check."""
+    """Hash chain, decoding and public-form checks; once the seed is revealed, every
+    commitment and re-execution too.
+    """
 
 @_typing.type_check_only
 class EngineAsyncStub(EngineStub):
@@ -63,7 +65,9 @@ class EngineAsyncStub(EngineStub):
     Replay: _aio.UnaryUnaryMultiCallable[_engine_pb2.ReplayRequest, _engine_pb2.ViewResponse]  # type: ignore[assignment]
     """The viewer's view of the state after the first `at` events."""
     Audit: _aio.UnaryUnaryMultiCallable[_engine_pb2.AuditRequest, _engine_pb2.AuditResponse]  # type: ignore[assignment]
-    """Hash chain check and, once the seed is revealed, re-execution check."""
+    """Hash chain, decoding and public-form checks; once the seed is revealed, every
+    commitment and re-execution too.
+    """
 
 class EngineServicer(metaclass=_abc_1.ABCMeta):
     @_abc_1.abstractmethod
@@ -120,6 +124,8 @@ class EngineServicer(metaclass=_abc_1.ABCMeta):
         request: _engine_pb2.AuditRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_engine_pb2.AuditResponse, _abc.Awaitable[_engine_pb2.AuditResponse]]:
-        """Hash chain check and, once the seed is revealed, re-execution check."""
+        """Hash chain, decoding and public-form checks; once the seed is revealed, every
+        commitment and re-execution too.
+        """
 
 def add_EngineServicer_to_server(servicer: EngineServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

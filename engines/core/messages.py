@@ -9,9 +9,11 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 from google.protobuf import json_format
-from google.protobuf.message import Message
+from google.protobuf.message import DecodeError, Message
 
-__all__ = ["MessageFormatError", "from_json", "to_json"]
+from engines.core.canonical import message_bytes
+
+__all__ = ["MessageFormatError", "decode_exactly", "from_json", "to_json"]
 
 M = TypeVar("M", bound=Message)
 
@@ -33,3 +35,21 @@ def from_json(message_type: type[M], data: Any) -> M:
         return json_format.ParseDict(data, message_type())
     except (json_format.ParseError, TypeError, ValueError) as bad:
         raise MessageFormatError(str(bad)) from None
+
+
+def decode_exactly(message_type: type[M], data: bytes) -> M:
+    """``data`` as a ``message_type`` that says all it holds; raises ``DecodeError``.
+
+    Protobuf parsing is lenient (fields it does not know are kept aside, an empty input is
+    a valid message), so bytes of another game's message often parse. Here the bytes must
+    be exactly the deterministic form of a ``message_type`` with its oneof set and no
+    field the type does not know.
+    """
+    message = message_type.FromString(data)
+    oneofs = message_type.DESCRIPTOR.oneofs
+    if oneofs and all(message.WhichOneof(oneof.name) is None for oneof in oneofs):
+        raise DecodeError(f"not a {message_type.DESCRIPTOR.name}: nothing is set")
+    message.DiscardUnknownFields()
+    if message_bytes(message) != data:
+        raise DecodeError(f"not a {message_type.DESCRIPTOR.name}: fields it does not have")
+    return message

@@ -16,9 +16,12 @@ from google.protobuf.message import Message
 
 from engines.core.canonical import digest, message_bytes
 from engines.core.contract import Engine, TableConfig
+from engines.core.disclosure import stored_batch
+from engines.core.hashchain import Salts, seal_all
 from engines.core.rng import Rng
+from proto import common_pb2
 
-__all__ = ["CommandRecord", "Table", "fold", "reexecute"]
+__all__ = ["CommandRecord", "Table", "fold", "fold_stored", "reexecute"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +39,16 @@ def fold(engine: Engine[Any, Any, Any], events: Sequence[Message]) -> Any:
     state = engine.initial_state()
     for event in events:
         state = engine.evolve(state, event)
+    return state
+
+
+def fold_stored(
+    engine: Engine[Any, Any, Any], state: Any, stored: Sequence[common_pb2.StoredEvent]
+) -> Any:
+    """Fold stored events into ``state``; the revealed seed is not a game event."""
+    for event in stored:
+        if event.WhichOneof("body") == "payload":
+            state = engine.evolve(state, engine.event_type.FromString(event.payload))
     return state
 
 
@@ -79,6 +92,29 @@ class Table:
 
     def digest(self) -> str:
         return digest(self.state)
+
+    def stored_log(self) -> list[common_pb2.StoredEvent]:
+        """The log the engine service would store for this table, hash-chained: set-up,
+        each command's batch (command ids ``c1``, ``c2``, ...; times 0, 1, ...), and the
+        revealed seed in the batch that ended the game."""
+        engine, salts, seats = (
+            self.engine,
+            Salts(self.seed, self.config.table_id),
+            self.config.seats,
+        )
+        setup = len(self.events) - sum(len(record.events) for record in self.commands)
+        log = stored_batch(
+            engine, salts, seats, after=0, command_id="setup", seat=-1, time_ms=0,
+            events=self.events[:setup],
+        )  # fmt: skip
+        finished = engine.outcome(self.state).finished
+        for n, record in enumerate(self.commands, start=1):
+            log += stored_batch(
+                engine, salts, seats, after=len(log), command_id=f"c{n}", seat=record.seat,
+                time_ms=n, events=record.events, command=record.command,
+                reveal=finished and n == len(self.commands),
+            )  # fmt: skip
+        return seal_all(log)
 
     def play(
         self,

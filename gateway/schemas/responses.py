@@ -7,6 +7,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
+    "AuditCheckOut",
     "AuditOut",
     "CommandResult",
     "ErrorOut",
@@ -35,6 +36,12 @@ _EVENT: dict[str, Any] = {
     "time_ms": 1764483600123,
     "event": {"start_kept": {"seat": 0, "character": "mick", "farmhouse": "well_house"}},
     "hash": _HASH,
+    "prev_hash": _HASH,
+    "public_payload": "EgA=",
+    "seat_commitments": [_HASH, _HASH],
+    "commitment": _HASH,
+    "salt": _HASH,
+    "seat_payload": "EhISBG1pY2saCndlbGxfaG91c2U=",
 }
 
 
@@ -220,7 +227,33 @@ class EventOut(BaseModel):
         description="The game event as the caller may see it; null when hidden."
     )
     seed_revealed: str | None = Field(default=None, description="The revealed seed, hex.")
-    hash: str
+    hash: str = Field(description="sha256(prev_hash || the event's EventLink bytes), hex.")
+    prev_hash: str = Field(description="The hash of the event before (64 zeros for the first).")
+    public_payload: str | None = Field(
+        default=None,
+        description=(
+            "The game event as a spectator sees it, as protobuf bytes in base64: what the hash"
+            " covers; null when a spectator sees nothing of it."
+        ),
+    )
+    seat_commitments: list[str] = Field(
+        default_factory=list,
+        description="One salted commitment (hex) per seat to that seat's view of the event.",
+    )
+    commitment: str = Field(
+        default="", description="The salted commitment (hex) to the whole event and its command."
+    )
+    salt: str | None = Field(
+        default=None,
+        description=(
+            "Your seat's salt for this event (hex): sha256(salt || length || seat_payload)"
+            " is seat_commitments[your seat]. Absent for spectators."
+        ),
+    )
+    seat_payload: str | None = Field(
+        default=None,
+        description="The event as your seat sees it, as protobuf bytes in base64 (seats only).",
+    )
 
 
 class CommandResult(BaseModel):
@@ -281,6 +314,12 @@ class ReplayOut(BaseModel):
     outcome: dict[str, Any]
 
 
+class AuditCheckOut(BaseModel):
+    name: str = Field(examples=["commitments"])
+    ok: bool
+    detail: str
+
+
 class AuditOut(BaseModel):
     model_config = _example(
         {
@@ -294,6 +333,10 @@ class AuditOut(BaseModel):
             "head_version": 241,
             "head_hash": _HASH,
             "seed": _HASH,
+            "checks": [
+                {"name": "hash chain", "ok": True, "detail": "241 events linked"},
+                {"name": "commitments", "ok": True, "detail": "723 commitments open"},
+            ],
         }
     )
 
@@ -307,6 +350,9 @@ class AuditOut(BaseModel):
     head_version: int
     head_hash: str
     seed: str | None = Field(default=None, description="Revealed seed (hex) once finished.")
+    checks: list[AuditCheckOut] = Field(
+        default_factory=list, description="Every check, in the order run."
+    )
 
 
 class HealthOut(BaseModel):

@@ -40,15 +40,22 @@ from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import RedisError, ResponseError
 
 from proto import common_pb2
-from services.engine.handler import TableHost
-from services.eventstore import CommandApplied, ShardKeys, TableNotFound
+from services.engine.host import TableHost
+from services.eventstore import (
+    CommandApplied,
+    CommandIdReused,
+    CommandKey,
+    ShardKeys,
+    TableNotFound,
+    engine_consumers_key,
+    forget_idle_consumers,
+)
 from services.logs import bind, get_logger
 
 __all__ = [
     "CommandConsumer",
     "ConsumerSettings",
     "consumer_group",
-    "forget_idle_consumers",
     "lease_key",
 ]
 
@@ -82,25 +89,7 @@ def consumer_group(game: str) -> str:
 
 def lease_key(shard: int, game: str) -> str:
     """Who handles the shard's commands for ``game`` now; shares the shard's hash tag."""
-    return f"{ShardKeys(shard).cmd}:lease:{game}"
-
-
-async def forget_idle_consumers(redis: Any, stream: str, group: str, idle_ms: int) -> int:
-    """Delete the group's consumers that hold nothing and were idle ``idle_ms``.
-
-    Every process joins under a fresh name, so without this the names of stopped
-    processes would pile up in the group forever.
-    """
-    forgotten = 0
-    for consumer in await redis.xinfo_consumers(stream, group):
-        if int(consumer["pending"]) == 0 and int(consumer["idle"]) > idle_ms:
-            await redis.xgroup_delconsumer(stream, group, consumer["name"])
-            forgotten += 1
-    return forgotten
-
-
-def _live_key(game: str) -> str:
-    return f"bw:engines:{game}:consumers"
+    return ShardKeys(shard).lease(game)
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,7 +191,7 @@ class CommandConsumer:
     async def renew_leases(self) -> None:
         """Keep the shards we hold, take free ones up to our fair share, give up the rest."""
         now = time.time()
-        live = _live_key(self.game)
+        live = engine_consumers_key(self.game)
         await self.redis.zadd(live, {self.name: now})
         await self.redis.zremrangebyscore(live, 0, now - self.settings.lease_ms / 1000)
         consumers = max(1, int(await self.redis.zcard(live)))
@@ -243,7 +232,7 @@ class CommandConsumer:
         for index in list(self.owned):
             await self._release(keys=[lease_key(index, self.game)], args=[self.name])
         self.owned.clear()
-        await self.redis.zrem(_live_key(self.game), self.name)
+        await self.redis.zrem(engine_consumers_key(self.game), self.name)
 
     # -- reading ------------------------------------------------------------------------
 
@@ -356,9 +345,9 @@ class CommandConsumer:
 
     async def _record(self, envelope: common_pb2.CommandEnvelope, rejection: Any) -> None:
         """On this path nobody waits for the reply: the conflict becomes the recorded outcome."""
-        with contextlib.suppress(CommandApplied, TableNotFound):
+        with contextlib.suppress(CommandApplied, CommandIdReused, TableNotFound):
             await self.host.store.record_rejection(
-                envelope.table_id, envelope.command_id, rejection
+                envelope.table_id, CommandKey.of(envelope), rejection
             )
 
     async def _ack(self, shard: _Shard, entry_id: Any) -> None:

@@ -23,7 +23,7 @@ import engines
 from proto import engine_pb2, engine_pb2_grpc
 from services.config import Settings
 from services.engine.consumer import CommandConsumer, ConsumerSettings
-from services.engine.handler import TableHost
+from services.engine.host import TableHost
 from services.engine.servicer import EngineServicer
 from services.eventstore import EventStore, connect
 from services.logs import get_logger

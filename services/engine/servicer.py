@@ -1,10 +1,11 @@
-"""The gRPC face of :class:`~services.engine.handler.TableHost`: translation only.
+"""The gRPC face of :class:`~services.engine.host.TableHost`: translation only.
 
 Domain errors become status codes here and nowhere else: an unknown table is
-``NOT_FOUND``, a request the service refuses is ``INVALID_ARGUMENT``, a table id
-taken is ``ALREADY_EXISTS``, a write whose fsync was not confirmed ``UNAVAILABLE`` (retrying
-its command id is safe). Rule violations are not errors: ``Execute`` returns them
-as ``ExecuteResponse.rejected``.
+``NOT_FOUND``, a request the service refuses is ``INVALID_ARGUMENT``, a table of another
+game ``FAILED_PRECONDITION``, a table id taken is ``ALREADY_EXISTS``, a write whose fsync
+was not confirmed ``UNAVAILABLE`` (retrying its command id is safe). A refusal's shared code
+(``engines.core.codes``) travels in the trailing metadata ``bw-code``. Rule violations are
+not errors: ``Execute`` returns them as ``ExecuteResponse.rejected``.
 """
 
 from __future__ import annotations
@@ -14,12 +15,16 @@ from typing import TypeVar
 
 import grpc
 
+from engines.core import codes
 from proto import common_pb2, engine_pb2, engine_pb2_grpc
-from services.engine.handler import BadRequest, TableHost
+from services.engine.host import TableHost
+from services.engine.refusals import BadRequest, Refused, WrongGame
 from services.eventstore import NotDurable, TableExists, TableNotFound
 from services.logs import get_logger
 
-__all__ = ["EngineServicer"]
+__all__ = ["CODE_METADATA", "EngineServicer"]
+
+CODE_METADATA = "bw-code"
 
 T = TypeVar("T")
 
@@ -72,17 +77,26 @@ async def _guarded(context: grpc.aio.ServicerContext, call: Awaitable[T]) -> T:
     try:
         return await call
     except TableNotFound as missing:
-        await _abort(context, grpc.StatusCode.NOT_FOUND, f"no table {missing}")
+        await _abort(context, grpc.StatusCode.NOT_FOUND, str(missing), codes.TABLE_NOT_FOUND.code)
     except TableExists as taken:
-        await _abort(context, grpc.StatusCode.ALREADY_EXISTS, f"table {taken} exists already")
-    except BadRequest as bad:
-        await _abort(context, grpc.StatusCode.INVALID_ARGUMENT, str(bad))
+        await _abort(context, grpc.StatusCode.ALREADY_EXISTS, str(taken), "table.exists")
+    except Refused as refused:
+        await _abort(context, _STATUS[type(refused)], refused.message, refused.code)
     except NotDurable as unconfirmed:
         # Applied but its fsync is unconfirmed: the same command id may be sent again.
-        await _abort(context, grpc.StatusCode.UNAVAILABLE, str(unconfirmed))
+        await _abort(context, grpc.StatusCode.UNAVAILABLE, str(unconfirmed), "store.not_durable")
     raise AssertionError("unreachable: abort raises")
 
 
-async def _abort(context: grpc.aio.ServicerContext, code: grpc.StatusCode, message: str) -> None:
-    log.info("rpc.refused", code=code.name, reason=message)
-    await context.abort(code, message)
+_STATUS: dict[type[Refused], grpc.StatusCode] = {
+    Refused: grpc.StatusCode.INVALID_ARGUMENT,
+    BadRequest: grpc.StatusCode.INVALID_ARGUMENT,
+    WrongGame: grpc.StatusCode.FAILED_PRECONDITION,
+}
+
+
+async def _abort(
+    context: grpc.aio.ServicerContext, status: grpc.StatusCode, message: str, code: str
+) -> None:
+    log.info("rpc.refused", status=status.name, code=code, reason=message)
+    await context.abort(status, message, trailing_metadata=((CODE_METADATA, code),))

@@ -10,7 +10,18 @@ from __future__ import annotations
 import zlib
 from dataclasses import dataclass
 
-__all__ = ["Keys", "ShardKeys", "lobby_key", "shard_of"]
+__all__ = [
+    "PROJECTOR_LAG_KEY",
+    "Keys",
+    "ShardKeys",
+    "command_field",
+    "engine_consumers_key",
+    "lobby_key",
+    "shard_of",
+]
+
+# The projector's lag, published for the gateway's /metrics.
+PROJECTOR_LAG_KEY = "bw:projector:lag"
 
 
 def shard_of(table_id: str, shards: int) -> int:
@@ -23,6 +34,16 @@ def shard_of(table_id: str, shards: int) -> int:
 def lobby_key(game: str) -> str:
     """The lobby index of one game."""
     return f"bw:lobby:{game}"
+
+
+def engine_consumers_key(game: str) -> str:
+    """The live engine replicas of one game, to split shards between them."""
+    return f"bw:engines:{game}:consumers"
+
+
+def command_field(seat: int, command_id: str) -> str:
+    """The field of ``Keys.cmds`` that holds one seat's command id: ids are per seat."""
+    return f"{seat}:{command_id}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +65,10 @@ class ShardKeys:
     def cmd(self) -> str:
         """Command envelopes sent asynchronously (bots, chat integrations)."""
         return f"{self.prefix}:cmd"
+
+    def lease(self, game: str) -> str:
+        """Which engine replica of ``game`` reads the shard's command inbox now."""
+        return f"{self.cmd}:lease:{game}"
 
     @property
     def dead(self) -> str:
@@ -78,7 +103,8 @@ class Keys(ShardKeys):
 
     @property
     def cmds(self) -> str:
-        """Hash: command id -> its first outcome (idempotency)."""
+        """Hash: ``<seat>:<command id>`` (:func:`command_field`) -> what the command was
+        (its fingerprint) and its first outcome (idempotency)."""
         return f"{self.table_prefix}:cmds"
 
     @property

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 from engines.core.hashchain import GENESIS
 from proto import common_pb2
+from services.eventstore.keys import command_field
 
 __all__ = [
     "Appended",
     "CommandAlreadyDecided",
     "CommandApplied",
+    "CommandIdReused",
+    "CommandKey",
     "CommandRejected",
     "Head",
+    "Lookup",
     "NotDurable",
     "TableExists",
     "TableNotFound",
@@ -33,6 +38,33 @@ class Head:
 
 
 @dataclass(frozen=True, slots=True)
+class CommandKey:
+    """A command id as idempotency sees it: whose it is, and what it was used for.
+
+    Ids are scoped to the seat that sent them, so no seat can pre-empt or reuse another's.
+    ``fingerprint`` is SHA-256 over the command's ``expected_version`` and payload bytes:
+    the same id sent again for the same command gets its first outcome; sent for another
+    command it is refused (:class:`CommandIdReused`).
+    """
+
+    seat: int
+    command_id: str
+    fingerprint: bytes
+
+    @classmethod
+    def of(cls, envelope: common_pb2.CommandEnvelope) -> CommandKey:
+        expected = str(envelope.expected_version) if envelope.HasField("expected_version") else "-"
+        fingerprint = hashlib.sha256(
+            b"command:" + expected.encode() + b":" + envelope.payload
+        ).digest()
+        return cls(envelope.seat, envelope.command_id, fingerprint)
+
+    @property
+    def field(self) -> str:
+        return command_field(self.seat, self.command_id)
+
+
+@dataclass(frozen=True, slots=True)
 class Appended:
     """Events one command (or table creation) added, versions ``first..last`` inclusive.
 
@@ -49,6 +81,16 @@ class Appended:
     def head(self) -> Head:
         """The head right after these events (GENESIS for a table created without any)."""
         return Head(self.last_version, self.events[-1].hash if self.events else GENESIS)
+
+
+@dataclass(frozen=True, slots=True)
+class Lookup:
+    """What the command path reads before deciding, in one round trip: the table's head
+    (``None``: no such table), its game, and the command's first outcome, if any."""
+
+    head: Head | None
+    game: str
+    prior: Appended | common_pb2.Rejection | None
 
 
 class TableNotFound(LookupError):
@@ -101,6 +143,14 @@ class CommandApplied(CommandAlreadyDecided):
         self.command_id = command_id
         self.appended = appended
         self.outcome = appended
+
+
+class CommandIdReused(Exception):
+    """The seat used this command id before for a different command."""
+
+    def __init__(self, command_id: str) -> None:
+        super().__init__(f"command id {command_id!r} was used before for a different command")
+        self.command_id = command_id
 
 
 class NotDurable(Exception):

@@ -10,6 +10,14 @@ Writes
     written. All keys of one script share the shard's hash tag, so this holds on Redis
     Cluster too.
 
+Idempotency
+    Command ids belong to the seat that sent them (:class:`CommandKey`): the outcome is
+    recorded under ``<seat>:<command id>`` together with the command's fingerprint. The
+    same seat sending the same id for the same command gets the first outcome; for a
+    different command, :class:`CommandIdReused`. The store keeps the outcome as
+    ``fingerprint (32 bytes) || "a:<first>:<last>"`` (applied: the versions it appended)
+    or ``fingerprint || "r:" || Rejection bytes``.
+
 Durability (what a crash can and cannot lose)
     * A script runs atomically and its effects reach the AOF as one MULTI/EXEC block; a
       torn block at the AOF's tail is dropped on restart. So an event is never in the
@@ -47,15 +55,18 @@ from redis.commands.core import AsyncScript
 from redis.exceptions import NoScriptError
 
 from engines.core.canonical import message_bytes
-from engines.core.hashchain import seal
+from engines.core.hashchain import seal_all
 from proto import common_pb2
 from services.eventstore.connection import AnyRedis
-from services.eventstore.keys import Keys, ShardKeys, shard_of
+from services.eventstore.keys import Keys, ShardKeys, command_field, shard_of
 from services.eventstore.model import (
     Appended,
     CommandApplied,
+    CommandIdReused,
+    CommandKey,
     CommandRejected,
     Head,
+    Lookup,
     NotDurable,
     TableExists,
     TableNotFound,
@@ -66,6 +77,7 @@ __all__ = ["EventStore", "server_supports_waitaof"]
 
 _APPLIED: Final = b"a:"
 _REJECTED: Final = b"r:"
+_FINGERPRINT: Final = 32
 _EVENT_FIELD: Final = b"e"
 
 
@@ -92,19 +104,22 @@ def _sealed(
     head: Head,
     command_id: str | None,
 ) -> tuple[common_pb2.StoredEvent, ...]:
-    """Number ``events`` after ``head`` and chain them onto its hash."""
-    sealed: list[common_pb2.StoredEvent] = []
-    prev_hash = head.hash
-    for offset, event in enumerate(events):
+    """Number ``events`` after ``head`` and chain them onto its hash.
+
+    An event may come numbered already (its commitments depend on its version): then
+    its number must be the one it gets here.
+    """
+    numbered: list[common_pb2.StoredEvent] = []
+    for version, event in enumerate(events, start=head.version + 1):
+        if event.version not in (0, version):
+            raise ValueError(f"an event numbered {event.version} would be version {version}")
         draft = common_pb2.StoredEvent()
         draft.CopyFrom(event)
-        draft.version = head.version + offset + 1
+        draft.version = version
         if command_id is not None:
             draft.command_id = command_id
-        stored = seal(draft, prev_hash)
-        sealed.append(stored)
-        prev_hash = stored.hash
-    return tuple(sealed)
+        numbered.append(draft)
+    return tuple(seal_all(numbered, head.hash))
 
 
 def _event_of(fields: Mapping[bytes | str, bytes | str] | None) -> common_pb2.StoredEvent:
@@ -196,57 +211,61 @@ class EventStore:
     async def append(
         self,
         table_id: str,
-        command_id: str,
+        command: CommandKey,
         expected: Head,
         events: Sequence[common_pb2.StoredEvent],
     ) -> Appended:
         """Append one command's events if the table is still at ``expected``.
 
         The store sets each event's ``version`` (``expected.version + 1`` onwards) and
-        ``command_id``; seat, time, payload and command come from the caller. Raises
-        :class:`VersionConflict` (with the actual head) when ``expected`` is stale,
-        :class:`TableNotFound`, or :class:`CommandRejected` when this command id was
-        rejected before. A command id applied before returns that first outcome with
-        ``duplicate=True``, whatever ``expected`` and ``events`` are now.
+        ``command_id``; seat, time, payload, command and commitments come from the caller.
+        Raises :class:`VersionConflict` (with the actual head) when ``expected`` is stale,
+        :class:`TableNotFound`, :class:`CommandRejected` when this seat's command id was
+        rejected before, and :class:`CommandIdReused` when it was used for another
+        command. A command id applied before for this command returns that first outcome
+        with ``duplicate=True``, whatever ``expected`` and ``events`` are now.
         """
         if not events:
             raise ValueError("an append needs at least one event")
-        if not command_id:
+        if not command.command_id:
             raise ValueError("an append needs a command id")
         keys = self.keys(table_id)
-        sealed = _sealed(events, expected, command_id)
+        sealed = _sealed(events, expected, command.command_id)
+        applied = Appended(sealed[0].version, sealed[-1].version, sealed, duplicate=False)
         reply = await self._run(
             self._append,
             keys,
             [keys.meta, keys.events, keys.cmds, keys.feed],
             [
                 table_id,
-                command_id,
+                command.field,
                 expected.version,
                 expected.hash,
                 sealed[-1].hash,
+                _recorded(command, applied),
                 *(message_bytes(event) for event in sealed),
             ],
         )
         status = reply[0]
         if status == b"ok":
-            return Appended(sealed[0].version, sealed[-1].version, sealed, duplicate=False)
+            return applied
         if status == b"missing":
             raise TableNotFound(table_id)
         if status == b"conflict":
             raise VersionConflict(table_id, expected, Head(int(reply[1]), reply[2]))
-        prior = await self._decode_outcome(table_id, reply[1])
+        prior = await self._prior(table_id, command, reply[1])
         if isinstance(prior, Appended):
             return prior
-        raise CommandRejected(command_id, prior)
+        raise CommandRejected(command.command_id, prior)
 
     async def record_rejection(
-        self, table_id: str, command_id: str, rejection: common_pb2.Rejection
+        self, table_id: str, command: CommandKey, rejection: common_pb2.Rejection
     ) -> common_pb2.Rejection:
-        """Record that ``command_id`` was refused; the first outcome under an id wins.
+        """Record that this seat's command was refused; the first outcome under an id wins.
 
         Returns the rejection that stands (an earlier one if the id was rejected before).
-        Raises :class:`CommandApplied` when the id was applied before, and
+        Raises :class:`CommandApplied` when the id was applied before,
+        :class:`CommandIdReused` when it was used for another command, and
         :class:`TableNotFound`.
         """
         keys = self.keys(table_id)
@@ -254,13 +273,13 @@ class EventStore:
             self._reject,
             keys,
             [keys.meta, keys.cmds],
-            [command_id, _REJECTED + message_bytes(rejection)],
+            [command.field, _recorded(command, rejection)],
         )
         if reply[0] == b"missing":
             raise TableNotFound(table_id)
-        stored = await self._decode_outcome(table_id, reply[1])
+        stored = await self._prior(table_id, command, reply[1])
         if isinstance(stored, Appended):
-            raise CommandApplied(command_id, stored)
+            raise CommandApplied(command.command_id, stored)
         return stored
 
     async def save_snapshot(self, table_id: str, version: int, blob: bytes) -> None:
@@ -277,13 +296,27 @@ class EventStore:
     # -- reads --------------------------------------------------------------------------
 
     async def outcome(
-        self, table_id: str, command_id: str
+        self, table_id: str, seat: int, command_id: str
     ) -> Appended | common_pb2.Rejection | None:
-        """What happened to ``command_id`` on this table, or None if it was never decided."""
-        stored = await self.redis.hget(self.keys(table_id).cmds, command_id)
+        """What happened to ``seat``'s ``command_id`` on this table, or None if it was never
+        decided."""
+        stored = await self.redis.hget(self.keys(table_id).cmds, command_field(seat, command_id))
         if stored is None:
             return None
-        return await self._decode_outcome(table_id, _as_bytes(stored))
+        return await self._decode_outcome(table_id, _as_bytes(stored)[_FINGERPRINT:])
+
+    async def lookup(self, table_id: str, command: CommandKey) -> Lookup:
+        """The table's head and game and the command's first outcome, in one round trip
+        (the keys share the table's slot). Raises :class:`CommandIdReused`."""
+        keys = self.keys(table_id)
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.hget(keys.cmds, command.field)
+        pipe.hmget(keys.meta, ["version", "hash", "game"])
+        stored, (version, hash_, game) = await pipe.execute()
+        prior = None if stored is None else await self._prior(table_id, command, stored)
+        if version is None or hash_ is None:
+            return Lookup(None, "", prior)
+        return Lookup(Head(int(version), _as_bytes(hash_)), _as_bytes(game or b"").decode(), prior)
 
     async def read(
         self, table_id: str, after: int = 0, count: int | None = None
@@ -314,6 +347,13 @@ class EventStore:
             raise TableNotFound(table_id)
         return _as_bytes(stored)
 
+    async def meta_and_seed(self, table_id: str) -> tuple[common_pb2.TableMeta, bytes]:
+        """The table's meta and secret seed in one read."""
+        meta, seed = await self.redis.hmget(self.keys(table_id).meta, ["meta", "seed"])
+        if meta is None or seed is None:
+            raise TableNotFound(table_id)
+        return common_pb2.TableMeta.FromString(_as_bytes(meta)), _as_bytes(seed)
+
     async def load_snapshot(self, table_id: str) -> tuple[int, bytes] | None:
         """The cached ``(version, blob)``, or None when missing or damaged."""
         version, checksum, blob = await self.redis.hmget(
@@ -335,6 +375,15 @@ class EventStore:
         return sorted(_as_bytes(member).decode() for member in members)
 
     # -- plumbing -----------------------------------------------------------------------
+
+    async def _prior(
+        self, table_id: str, command: CommandKey, stored: bytes | str
+    ) -> Appended | common_pb2.Rejection:
+        """The outcome recorded under ``command``'s id, if it was recorded for this command."""
+        raw = _as_bytes(stored)
+        if raw[:_FINGERPRINT] != command.fingerprint:
+            raise CommandIdReused(command.command_id)
+        return await self._decode_outcome(table_id, raw[_FINGERPRINT:])
 
     async def _decode_outcome(
         self, table_id: str, stored: bytes
@@ -381,6 +430,17 @@ class EventStore:
                 raise NotDurable(keys.table_id, self.waitaof_timeout_ms)
             return _as_reply(reply)
         raise NoScriptError(f"script {script.sha} could not be loaded")
+
+
+def _recorded(command: CommandKey, outcome: Appended | common_pb2.Rejection) -> bytes:
+    """How an outcome is kept under the command's field: its fingerprint, then the outcome."""
+    if isinstance(outcome, Appended):
+        return (
+            command.fingerprint
+            + _APPLIED
+            + b"%d:%d" % (outcome.first_version, outcome.last_version)
+        )
+    return command.fingerprint + _REJECTED + message_bytes(outcome)
 
 
 def _as_bytes(value: bytes | str) -> bytes:

@@ -26,30 +26,38 @@ same head version with the same functions.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import socket
 import time
-from collections import OrderedDict, defaultdict
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from cachetools import LRUCache
 from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import RedisError, ResponseError
 
 import engines
+from engines.core.canonical import canonical_json
 from engines.core.contract import Engine
+from engines.core.play import fold_stored
 from proto import common_pb2
-from services.engine.consumer import forget_idle_consumers
-from services.engine.handler import canonical_json, fold_stored
-from services.eventstore import EventStore, Keys, ShardKeys, TableNotFound, lobby_key
+from services.eventstore import (
+    PROJECTOR_LAG_KEY,
+    EventStore,
+    Keys,
+    ShardKeys,
+    TableNotFound,
+    forget_idle_consumers,
+    lobby_key,
+)
 from services.logs import bind, get_logger
 
 __all__ = ["LAG_KEY", "PROJECTOR_GROUP", "Projector", "ReadModels", "render"]
 
 PROJECTOR_GROUP = "projector"
-LAG_KEY = "bw:projector:lag"
+LAG_KEY = PROJECTOR_LAG_KEY
 
 log = get_logger("projector")
 
@@ -147,8 +155,7 @@ class Projector:
         self.reclaim_idle_ms = reclaim_idle_ms
         self.processed = 0
         self.last_event_ms = 0
-        self._cache: OrderedDict[str, _Folded] = OrderedDict()
-        self._cache_size = cache_size
+        self._cache: LRUCache[str, _Folded] = LRUCache(maxsize=cache_size)
         self._engines: dict[str, Engine[Any, Any, Any]] = {}
         self._write_views = self.redis.register_script(_WRITE_VIEWS)
         self._write_lobby = self.redis.register_script(_WRITE_LOBBY)
@@ -307,7 +314,7 @@ class Projector:
         state = fold_stored(engine, folded.state, later)
         reached = later[-1].version if later else folded.version
         folded = _Folded(folded.meta, reached, state)
-        self._remember(table_id, folded)
+        self._cache[table_id] = folded
         return await self.write(keys, game, render(engine, folded.meta, state, reached))
 
     async def write(self, keys: Keys, game: str, models: ReadModels) -> bool:
@@ -324,12 +331,6 @@ class Projector:
             keys=view_keys, args=[models.version, models.status, models.public, *models.seats]
         )
         return bool(written)
-
-    def _remember(self, table_id: str, folded: _Folded) -> None:
-        self._cache[table_id] = folded
-        self._cache.move_to_end(table_id)
-        while len(self._cache) > self._cache_size:
-            self._cache.popitem(last=False)
 
     # -- rebuild ----------------------------------------------------------------------------
 
@@ -393,7 +394,7 @@ class Projector:
         """Log the lag and publish it at ``bw:projector:lag`` for the gateway's /metrics."""
         self._lag_at = time.monotonic()
         lag = await self.lag()
-        await self.redis.set(LAG_KEY, json.dumps(lag, sort_keys=True, separators=(",", ":")))
+        await self.redis.set(LAG_KEY, canonical_json(lag))
         log.info("projector.lag", **lag)
         return lag
 

@@ -15,8 +15,10 @@ import httpx
 import pytest
 
 import engines
+from engines.core.hashchain import opens_own_commitment, verify_chain
 from engines.core.messages import to_json
 from gateway.client import BotTable, GatewayClient
+from tests.chain_attack import attack, readable_from_json
 from tests.e2e.helpers import all_events, plain, redacted_events, status_of, stream_until
 from tests.e2e.stack import Stack
 
@@ -116,6 +118,20 @@ def test_no_endpoint_lets_a_seat_act_for_or_see_into_another(stack: Stack) -> No
                 full = [plain(to_json(e)) for e in table.mirror.events]
                 hidden_somewhere = hidden_somewhere or expected != full
             assert hidden_somewhere, "the position under test holds secrets to hide"
+
+            # The chain: every reader can check every link of what it read and a seat its own
+            # commitments, and nothing it read narrows down a value hidden from it.
+            attacked = 0
+            for viewer in viewers:
+                token = None if viewer is None else table.tokens[viewer]
+                read = [readable_from_json(row) for row in await all_events(client, tid, token)]
+                assert verify_chain(read).ok
+                for shown, event in zip(read, table.mirror.events, strict=True):
+                    assert viewer is None or opens_own_commitment(shown, viewer)
+                    for attempt in attack(ENGINE, event, shown, viewer):
+                        assert attempt.learned_nothing, (viewer, shown.version, attempt)
+                        attacked += 1
+            assert attacked > 100, "dealt objectives, deck orders and drawn plots were attacked"
 
             # Replay: own view at any time; another seat's only after the end.
             assert await status_of(client.replay(tid, head, table.tokens[1], seat=0)) == (

@@ -16,7 +16,7 @@ import pytest
 
 from proto import common_pb2
 from services.engine.consumer import CommandConsumer, ConsumerSettings, consumer_group
-from services.engine.handler import TableHost
+from services.engine.host import TableHost
 from services.eventstore import EventStore, ShardKeys, connect
 from services.redis_server import free_port
 from tests.integration.test_engine_service_support import (
@@ -43,7 +43,7 @@ CRASHING_CONSUMER = textwrap.dedent(
     import asyncio, os, sys
     import engines
     from services.engine.consumer import CommandConsumer, ConsumerSettings
-    from services.engine.handler import TableHost
+    from services.engine.host import TableHost
     from services.eventstore import EventStore, connect
 
     async def main(url, shards, crash_after):
@@ -161,8 +161,8 @@ async def test_commands_apply_once_in_order_when_a_consumer_dies_before_acking(
     assert log[-1].WhichOneof("body") == "seed_revealed"
     assert [e.version for e in log] == list(range(1, len(log) + 1))
     assert await store.redis.xlen(store.keys(table_id).dead) == 0
-    for command_id in ids:
-        outcome = await store.outcome(table_id, command_id)
+    for command_id, (seat, _) in zip(ids, game, strict=True):
+        outcome = await store.outcome(table_id, seat, command_id)
         assert outcome is not None and not isinstance(outcome, common_pb2.Rejection)
 
 
@@ -195,7 +195,7 @@ async def test_a_command_that_keeps_failing_goes_to_the_dead_letters(
         consumer = CommandConsumer(redis, host, SHARDS, FAST)
 
         async def settled() -> bool:
-            return await store.outcome(table_id, "good-2") is not None
+            return await store.outcome(table_id, seat1, "good-2") is not None
 
         await run_until(consumer, settled)
         dead = await dead_letters(store, table_id)
@@ -205,7 +205,7 @@ async def test_a_command_that_keeps_failing_goes_to_the_dead_letters(
         assert b"this command breaks the host" in letter[b"reason"]
         assert await pending(store, table_id) == 0
         assert command_ids_in_log(await store.read(table_id)) == ["good-1", "good-2"]
-        assert await store.outcome(table_id, "poison") is None
+        assert await store.outcome(table_id, seat1, "poison") is None
         assert host.attempts == FAST.max_deliveries
     finally:
         await redis.aclose()
@@ -245,10 +245,10 @@ async def test_other_games_commands_are_left_to_their_engines(
     consumer = CommandConsumer(store.redis, host, SHARDS, FAST)
 
     async def mine_done() -> bool:
-        return await store.outcome(table_id, "mine") is not None
+        return await store.outcome(table_id, seat, "mine") is not None
 
     await run_until(consumer, mine_done)
-    assert await store.outcome(table_id, "not-mine") is None
+    assert await store.outcome(table_id, seat, "not-mine") is None
     assert await pending(store, table_id) == 0
     assert all(b"not-mine" not in f[b"env"] for f in await dead_letters(store, table_id))
 
@@ -264,10 +264,10 @@ async def test_a_stale_expected_version_is_recorded_as_the_outcome(
     consumer = CommandConsumer(store.redis, host, SHARDS, FAST)
 
     async def decided() -> bool:
-        return await store.outcome(table_id, "late") is not None
+        return await store.outcome(table_id, seat, "late") is not None
 
     await run_until(consumer, decided)
-    outcome = await store.outcome(table_id, "late")
+    outcome = await store.outcome(table_id, seat, "late")
     assert isinstance(outcome, common_pb2.Rejection)
     assert outcome.code == "version.conflict"
 

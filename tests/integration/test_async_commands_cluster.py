@@ -10,7 +10,7 @@ import pytest
 from redis.asyncio.cluster import RedisCluster as ClusterClient
 
 from services.engine.consumer import CommandConsumer, ConsumerSettings
-from services.engine.handler import TableHost
+from services.engine.host import TableHost
 from services.eventstore import EventStore, connect
 from services.projector.projector import Projector
 from tests.conftest import local_cluster_url
@@ -59,7 +59,7 @@ async def test_a_game_sent_to_the_command_streams_is_played_and_projected(
         )
         await consumer.ensure_groups()
         for _ in range(2000):
-            if await store.outcome(table_id, f"c{len(game) - 1}") is not None:
+            if await store.outcome(table_id, game[-1][0], f"c{len(game) - 1}") is not None:
                 break
             await consumer.step()
         await consumer.release_all()

@@ -13,6 +13,7 @@ from redis.crc import key_slot
 from engines.core.hashchain import verify_chain
 from proto import common_pb2
 from services.eventstore import EventStore, Head, Keys, VersionConflict, connect, shard_of
+from tests.integration.store_support import command_key
 
 pytestmark = [pytest.mark.integration, pytest.mark.cluster, pytest.mark.anyio]
 
@@ -73,10 +74,16 @@ async def test_appends_on_tables_spread_over_all_nodes(cluster_store: EventStore
     for table_id in table_ids:
         meta = common_pb2.TableMeta(table_id=table_id, game="tend", seats=2)
         created = await cluster_store.create_table(meta, b"seed", [event(b"setup")])
-        appended = await cluster_store.append(table_id, "cmd-1", created.head, [event(b"x")])
-        again = await cluster_store.append(table_id, "cmd-1", created.head, [event(b"x")])
+        appended = await cluster_store.append(
+            table_id, command_key("cmd-1"), created.head, [event(b"x")]
+        )
+        again = await cluster_store.append(
+            table_id, command_key("cmd-1"), created.head, [event(b"x")]
+        )
         with pytest.raises(VersionConflict) as conflict:
-            await cluster_store.append(table_id, "cmd-2", created.head, [event(b"late")])
+            await cluster_store.append(
+                table_id, command_key("cmd-2"), created.head, [event(b"late")]
+            )
 
         assert again.duplicate and again.events == appended.events
         assert conflict.value.head == appended.head
@@ -105,7 +112,7 @@ async def test_concurrent_writers_on_one_cluster_table(cluster_store: EventStore
                 try:
                     head = (
                         await cluster_store.append(
-                            table_id, f"w{w}-{n}", head, [event(f"{w}:{n}".encode())]
+                            table_id, command_key(f"w{w}-{n}"), head, [event(f"{w}:{n}".encode())]
                         )
                     ).head
                     break

@@ -6,7 +6,6 @@ import asyncio
 import hashlib
 import json
 import random
-from collections.abc import AsyncIterator
 from typing import Any
 
 import grpc
@@ -14,12 +13,14 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
+from engines.core.canonical import canonical_json
 from engines.core.contract import TableConfig
+from engines.core.hashchain import opens_own_commitment, verify_chain
 from engines.core.messages import to_json
 from engines.core.play import Table, fold
 from proto import engine_pb2, engine_pb2_grpc
 from services.config import Settings
-from services.engine.handler import TableHost, canonical_json
+from services.engine.host import TableHost
 from services.engine.server import SERVICE_NAME, EngineService, start
 from services.redis_server import RedisServer
 from tests.integration.test_engine_service_support import (
@@ -27,36 +28,19 @@ from tests.integration.test_engine_service_support import (
     ROUND_LIMIT,
     SEED,
     SHARDS,
+    channel,
     command_from_json,
     create_request,
     envelope,
     open_host,
     scripted_game,
+    service,
+    stub,
 )
 
 pytestmark = [pytest.mark.anyio, pytest.mark.integration]
 
-
-@pytest.fixture
-async def service(redis_url: str) -> AsyncIterator[EngineService]:
-    running = await start(
-        "freunde", port=0, settings=Settings(redis_url=redis_url, shards=SHARDS), consume=False
-    )
-    try:
-        yield running
-    finally:
-        await running.stop(grace=1)
-
-
-@pytest.fixture
-async def channel(service: EngineService) -> AsyncIterator[grpc.aio.Channel]:
-    async with grpc.aio.insecure_channel(f"127.0.0.1:{service.port}") as opened:
-        yield opened
-
-
-@pytest.fixture
-def stub(channel: grpc.aio.Channel) -> engine_pb2_grpc.EngineStub:
-    return engine_pb2_grpc.EngineStub(channel)
+__all__ = ["channel", "service", "stub"]
 
 
 async def first_move(stub: engine_pb2_grpc.EngineStub, table_id: str) -> tuple[int, Any]:
@@ -138,7 +122,10 @@ async def test_a_game_played_to_the_end_replays_and_audits(
     for shown, original in zip(events.events, mirror.events, strict=False):
         redacted = FREUNDE.redact(original, 1)
         assert shown.event_json == ("" if redacted is None else canonical_json(to_json(redacted)))
-    assert json.loads(events.events[-1].event_json) == {"seed_revealed": {"seed": SEED.hex()}}
+    assert events.events[-1].seed_revealed.seed == SEED and events.events[-1].event_json == ""
+    # What a seat reads is a chain it can check, and its salts open its own commitments.
+    assert verify_chain(events.events).ok
+    assert all(opens_own_commitment(e, 1) for e in events.events[:-1])
     page = await stub.EventsAfter(
         engine_pb2.EventsAfterRequest(table_id=table_id, viewer=spectator(), after=5, limit=3)
     )
@@ -152,8 +139,16 @@ async def test_a_game_played_to_the_end_replays_and_audits(
     assert replay.view_json == canonical_json(FREUNDE.view(fold(FREUNDE, mirror.events[:at]), 0))
 
     audit = await stub.Audit(engine_pb2.AuditRequest(table_id=table_id))
-    assert audit.chain_ok and audit.first_bad_version == 0
+    assert audit.ok and audit.chain_ok and audit.first_bad_version == 0
     assert audit.reexecution_checked and audit.reexecution_ok, audit.detail
+    assert [(c.name, c.ok) for c in audit.checks] == [
+        ("hash chain", True),
+        ("events", True),
+        ("public forms", True),
+        ("seed", True),
+        ("commitments", True),
+        ("re-execution", True),
+    ]
     assert audit.seed == SEED
     assert audit.head_version == version
 
@@ -184,6 +179,82 @@ async def test_a_repeated_command_id_returns_the_first_outcome(
         engine_pb2.EventsAfterRequest(table_id=table_id, viewer=spectator(), after=created.version)
     )
     assert [e.command_id for e in events.events] == ["once"] * len(first.accepted.events)
+
+
+async def _next_to_act(stub: engine_pb2_grpc.EngineStub, table_id: str) -> int:
+    view = await stub.GetView(engine_pb2.ViewRequest(table_id=table_id, viewer=spectator()))
+    return int(json.loads(view.outcome_json)["to_act"][0])
+
+
+async def test_another_seat_cannot_pre_empt_my_next_command_id(
+    stub: engine_pb2_grpc.EngineStub, table_id: str
+) -> None:
+    """The other seat sends my predictable next id first (out of turn, refused); my own
+    move under that id is still decided, not answered with the other seat's rejection."""
+    await stub.CreateTable(create_request(table_id))
+    seat, command = await first_move(stub, table_id)
+    spoiler = await stub.Execute(envelope(table_id, "seat-next-0001", 1 - seat, command))
+    assert spoiler.rejected.code.startswith("turn."), spoiler
+    mine = await stub.Execute(envelope(table_id, "seat-next-0001", seat, command))
+    assert mine.WhichOneof("result") == "accepted" and not mine.accepted.duplicate
+    assert {event.seat for event in mine.accepted.events} == {seat}
+
+
+async def test_another_seat_reusing_my_command_id_gets_its_own_outcome(
+    stub: engine_pb2_grpc.EngineStub, table_id: str
+) -> None:
+    """My id, sent later by the other seat for its own move, is its own command: its move is
+    decided and applied, not answered with my events."""
+    await stub.CreateTable(create_request(table_id))
+    seat, command = await first_move(stub, table_id)
+    mine = await stub.Execute(envelope(table_id, "shared", seat, command))
+    assert mine.WhichOneof("result") == "accepted"
+    moves = 0
+    while await _next_to_act(stub, table_id) == seat:
+        _, more = await first_move(stub, table_id)
+        assert (await stub.Execute(envelope(table_id, f"mine-{moves}", seat, more))).HasField(
+            "accepted"
+        )
+        moves += 1
+    other, theirs = await first_move(stub, table_id)
+    assert other == 1 - seat
+    reply = await stub.Execute(envelope(table_id, "shared", other, theirs))
+    assert reply.WhichOneof("result") == "accepted" and not reply.accepted.duplicate
+    assert reply.accepted.events != mine.accepted.events
+    assert {event.seat for event in reply.accepted.events} == {other}
+
+
+async def test_a_command_id_sent_again_for_another_command_is_refused(
+    stub: engine_pb2_grpc.EngineStub, table_id: str
+) -> None:
+    """The same id with the same command (payload and expected version) answers the first
+    outcome; with another command it is `command.id_reused` and changes nothing."""
+    created = await stub.CreateTable(create_request(table_id))
+    seat, command = await first_move(stub, table_id)
+    legal = await stub.LegalCommands(engine_pb2.LegalCommandsRequest(table_id=table_id, seat=seat))
+    other = command_from_json(legal.commands_json[-1])
+    assert other != command
+    first = await stub.Execute(envelope(table_id, "once", seat, command, expected=created.version))
+    assert first.WhichOneof("result") == "accepted"
+    same = await stub.Execute(envelope(table_id, "once", seat, command, expected=created.version))
+    assert same.accepted.duplicate and list(same.accepted.events) == list(first.accepted.events)
+    for changed in (
+        envelope(table_id, "once", seat, other, expected=created.version),
+        envelope(table_id, "once", seat, command),
+        envelope(table_id, "once", seat, command, expected=created.version + 1),
+    ):
+        refused = await stub.Execute(changed)
+        assert refused.rejected.code == "command.id_reused", changed
+    view = await stub.GetView(engine_pb2.ViewRequest(table_id=table_id, viewer=spectator()))
+    assert view.version == first.accepted.version
+    # A refusal is remembered the same way.
+    early = await stub.Execute(envelope(table_id, "early", 1 - seat, command))
+    assert early.rejected.code.startswith("turn."), early
+    assert (await stub.Execute(envelope(table_id, "early", 1 - seat, command))).rejected == (
+        early.rejected
+    )
+    reused = await stub.Execute(envelope(table_id, "early", 1 - seat, other))
+    assert reused.rejected.code == "command.id_reused"
 
 
 async def test_a_stale_expected_version_is_a_conflict_and_may_be_sent_again(
@@ -329,7 +400,7 @@ async def test_a_bug_in_the_rules_is_a_rejection_that_is_not_recorded(
         broken = TableHost(host.store, _BrokenRules())
         reply = await broken.execute(envelope(table_id, "c1", seat, command))
         assert reply.rejected.code == "command.invalid"
-        assert await host.store.outcome(table_id, "c1") is None
+        assert await host.store.outcome(table_id, seat, "c1") is None
         assert (await host.execute(envelope(table_id, "c1", seat, command))).HasField("accepted")
     finally:
         await host.store.redis.aclose()
@@ -359,3 +430,19 @@ async def test_the_engine_is_not_serving_while_redis_is_down() -> None:
     finally:
         redis.stop()
         await service.stop(grace=1)
+
+
+async def test_fields_a_command_does_not_have_never_reach_the_log(
+    stub: engine_pb2_grpc.EngineStub, table_id: str
+) -> None:
+    """A payload with a field the game's Command lacks is applied as the command it names;
+    the log records exactly that command, so the audit still holds."""
+    await stub.CreateTable(create_request(table_id))
+    seat, command = await first_move(stub, table_id)
+    sent = envelope(table_id, "extra", seat, command)
+    sent.payload += b"\xf8\x07\x01"  # field 127, a varint: no Freunde command has it
+    reply = await stub.Execute(sent)
+    assert reply.WhichOneof("result") == "accepted"
+    assert reply.accepted.events[0].command == command.SerializeToString(deterministic=True)
+    audit = await stub.Audit(engine_pb2.AuditRequest(table_id=table_id))
+    assert audit.ok, audit.detail

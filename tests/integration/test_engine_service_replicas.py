@@ -7,19 +7,20 @@ import json
 import pickle
 import random
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import grpc
 import pytest
 
-from engines.core.canonical import digest, message_bytes
+from engines.core.canonical import canonical_bytes, digest, message_bytes
 from engines.core.contract import TableConfig
-from engines.core.play import Table
+from engines.core.play import Table, fold_stored
 from proto import common_pb2, engine_pb2, engine_pb2_grpc
 from services.config import Settings
-from services.engine.handler import TableHost, fold_stored
+from services.engine.host import TableHost
 from services.engine.server import start
-from services.eventstore import Appended, Head
+from services.eventstore import Appended, CommandKey, Head
 from tests.integration.test_engine_service_support import (
     FREUNDE,
     ROUND_LIMIT,
@@ -66,13 +67,16 @@ async def test_a_replica_that_loses_the_race_reloads_and_appends_after_the_winne
         attempts: list[int] = []
 
         async def append_after_a(
-            table: str, command_id: str, expected: Head, events: Sequence[common_pb2.StoredEvent]
+            table: str,
+            command: CommandKey,
+            expected: Head,
+            events: Sequence[common_pb2.StoredEvent],
         ) -> Appended:
             attempts.append(expected.version)
             if len(attempts) == 1:
                 won = await a.execute(envelope(table_id, "from-a", seat, first))
                 assert won.HasField("accepted")
-            return await real_append(table, command_id, expected, events)
+            return await real_append(table, command, expected, events)
 
         monkeypatch.setattr(b.store, "append", append_after_a)
         lost = await b.execute(envelope(table_id, "from-b", seat, second))
@@ -165,36 +169,93 @@ async def test_a_fresh_replica_starts_from_the_snapshot(
         await reader.store.redis.aclose()
 
 
+class _Hostile:
+    """Unpickling this opens (creates) a file: what a pickled snapshot would let a writer of
+    one Redis key do inside the engine."""
+
+    def __init__(self, marker: Path) -> None:
+        self.marker = marker
+
+    def __reduce__(self) -> tuple[Any, tuple[str, str]]:
+        return open, (str(self.marker), "w")
+
+
+def _damaged(
+    kind: str, rules: bytes, version: int, state: bytes, marker: Path
+) -> tuple[int, bytes]:
+    """A snapshot (version, blob) damaged in one way."""
+    if kind == "pickle":
+        return version, rules + pickle.dumps(_Hostile(marker))
+    if kind == "not-json":
+        return version, rules + b"not json"
+    if kind == "other-shape":
+        return version, rules + b'{"seats":2,"secret":"x"}'
+    if kind == "wrong-types":
+        return version, rules + state.replace(b'"seats":2', b'"seats":"2"')
+    if kind == "not-canonical":
+        return version, rules + state.replace(b",", b", ", 1)
+    if kind == "ahead-of-head":
+        return version + 50, rules + state
+    assert kind == "other-rules"
+    return version, bytes(32) + state
+
+
 @pytest.mark.parametrize(
-    "damage",
+    "kind",
     [
-        pytest.param(lambda rules, version: (version, rules + b"not a pickle"), id="unreadable"),
-        pytest.param(
-            lambda rules, version: (version + 50, rules + pickle.dumps("x")), id="ahead-of-head"
-        ),
-        pytest.param(
-            lambda rules, version: (version, bytes(32) + pickle.dumps("x")), id="other-rules"
-        ),
+        "pickle",
+        "not-json",
+        "other-shape",
+        "wrong-types",
+        "not-canonical",
+        "ahead-of-head",
+        "other-rules",
     ],
 )
-async def test_a_corrupt_snapshot_falls_back_to_the_events(
-    redis_url: str, table_id: str, damage: Any
+async def test_a_damaged_or_hostile_snapshot_is_ignored_never_executed(
+    redis_url: str, table_id: str, kind: str, tmp_path: Path
 ) -> None:
-    """A snapshot that does not load, is ahead of the log or was written by other rules code
-    is ignored; play goes on from the events."""
+    """A snapshot (even with a valid checksum) that does not read back as this game's state
+    exactly, is ahead of the log or was written by other rules code is ignored; the state
+    is folded from the events, and a pickled object in it is never unpickled."""
     writer = await open_host(redis_url)
+    marker = tmp_path / "pwned"
     try:
         await writer.create_table(create_request(table_id))
-        head = await writer.store.head(table_id)
-        await writer.store.save_snapshot(table_id, *damage(writer.rules, head.version))
+        loaded = await writer.load(table_id)
+        state = canonical_bytes(loaded.state)
+        assert b'"seats":2' in state
+        damaged = _damaged(kind, writer.tables.rules, loaded.version, state, marker)
+        await writer.store.save_snapshot(table_id, *damaged)
+        assert await writer.store.load_snapshot(table_id) == damaged, "the checksum is right"
         fresh = await open_host(redis_url)
         try:
-            loaded = await fresh.load(table_id)
-            assert loaded.version == head.version
-            assert digest(loaded.state) == await full_fold_digest(fresh, table_id)
+            again = await fresh.load(table_id)
+            assert again.version == loaded.version
+            assert digest(again.state) == await full_fold_digest(fresh, table_id)
+            assert not marker.exists(), "the snapshot's pickle was executed"
             assert await play_with_bots(fresh, table_id) > 0
         finally:
             await fresh.store.redis.aclose()
+    finally:
+        await writer.store.redis.aclose()
+
+
+async def test_snapshots_are_canonical_json_of_the_state(redis_url: str, table_id: str) -> None:
+    """What the engine writes is the rules fingerprint and the state's canonical JSON."""
+    writer = await open_host(redis_url, snapshot_every=5)
+    try:
+        await writer.create_table(create_request(table_id))
+        await play_with_bots(writer, table_id)
+        snapshot = await writer.store.load_snapshot(table_id)
+        assert snapshot is not None
+        version, blob = snapshot
+        rules = writer.tables.rules
+        assert blob.startswith(rules)
+        data = json.loads(blob[len(rules) :])
+        log = await writer.store.read(table_id, count=version)
+        folded = fold_stored(FREUNDE, FREUNDE.initial_state(), log)
+        assert blob[len(rules) :] == canonical_bytes(folded) and data["seats"] == folded.seats
     finally:
         await writer.store.redis.aclose()
 

@@ -11,14 +11,17 @@ import random
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
+import grpc
 import pytest
 
 import engines
 from engines.core.contract import TableConfig
 from engines.core.messages import from_json
 from engines.core.play import Table
-from proto import common_pb2, engine_pb2
-from services.engine.handler import TableHost
+from proto import common_pb2, engine_pb2, engine_pb2_grpc
+from services.config import Settings
+from services.engine.host import TableHost
+from services.engine.server import EngineService, start
 from services.eventstore import EventStore, connect
 from services.redis_server import RedisServer, RedisServerError
 
@@ -40,6 +43,28 @@ def private_redis_url() -> Iterator[str]:
         yield server.url
     finally:
         server.stop()
+
+
+@pytest.fixture
+async def service(redis_url: str) -> AsyncIterator[EngineService]:
+    running = await start(
+        "freunde", port=0, settings=Settings(redis_url=redis_url, shards=SHARDS), consume=False
+    )
+    try:
+        yield running
+    finally:
+        await running.stop(grace=1)
+
+
+@pytest.fixture
+async def channel(service: EngineService) -> AsyncIterator[grpc.aio.Channel]:
+    async with grpc.aio.insecure_channel(f"127.0.0.1:{service.port}") as opened:
+        yield opened
+
+
+@pytest.fixture
+def stub(channel: grpc.aio.Channel) -> engine_pb2_grpc.EngineStub:
+    return engine_pb2_grpc.EngineStub(channel)
 
 
 async def open_host(url: str, **options: Any) -> TableHost:

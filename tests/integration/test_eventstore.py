@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import uuid
 from collections.abc import Callable
+from dataclasses import replace
 from typing import cast
 
 import pytest
@@ -15,6 +16,7 @@ from engines.core.hashchain import GENESIS, sealed_hash, verify_chain
 from proto import common_pb2
 from services.eventstore import (
     CommandApplied,
+    CommandIdReused,
     CommandRejected,
     EventStore,
     Head,
@@ -23,6 +25,7 @@ from services.eventstore import (
     VersionConflict,
     connect,
 )
+from tests.integration.store_support import command_key
 
 pytestmark = [pytest.mark.integration, pytest.mark.anyio]
 
@@ -104,7 +107,7 @@ async def test_append_extends_the_chain_and_the_shard_feed(
     """Appended events get the next versions, link to the head, and reach the feed."""
     head = await create(store, table_id)
 
-    appended = await store.append(table_id, "cmd-1", head, [event(b"x"), event(b"y")])
+    appended = await store.append(table_id, command_key("cmd-1"), head, [event(b"x"), event(b"y")])
 
     assert (appended.first_version, appended.last_version) == (2, 3)
     assert [e.command_id for e in appended.events] == ["cmd-1", "cmd-1"]
@@ -126,7 +129,7 @@ async def test_stream_ids_address_versions(store: EventStore, table_id: str) -> 
     """Entry ``<version>-1`` holds event ``version``, so reads can start at any version."""
     head = await create(store, table_id)
     for n in range(4):
-        head = (await store.append(table_id, f"c{n}", head, [event(b"%d" % n)])).head
+        head = (await store.append(table_id, command_key(f"c{n}"), head, [event(b"%d" % n)])).head
 
     stream = await entries(store, store.keys(table_id).events)
 
@@ -141,18 +144,52 @@ async def test_retried_command_id_returns_the_first_outcome_and_writes_nothing(
 ) -> None:
     """A repeated command id gets its stored events back; streams and head stay as they were."""
     head = await create(store, table_id)
-    first = await store.append(table_id, "cmd-1", head, [event(b"x"), event(b"y")])
+    first = await store.append(table_id, command_key("cmd-1"), head, [event(b"x"), event(b"y")])
     lengths = await stream_lengths(store, table_id)
 
     # The retry carries different events and a stale head: neither may matter.
-    again = await store.append(table_id, "cmd-1", head, [event(b"something else")])
+    again = await store.append(table_id, command_key("cmd-1"), head, [event(b"something else")])
 
     assert again.duplicate
     assert (again.first_version, again.last_version) == (first.first_version, first.last_version)
     assert again.events == first.events
     assert await stream_lengths(store, table_id) == lengths
     assert await store.head(table_id) == first.head
-    assert await store.outcome(table_id, "cmd-1") == again
+    assert await store.outcome(table_id, 0, "cmd-1") == again
+
+
+async def test_command_ids_belong_to_the_seat_that_sent_them(
+    store: EventStore, table_id: str
+) -> None:
+    """The same id from two seats is two commands: neither gets the other's outcome."""
+    head = await create(store, table_id)
+    mine = await store.append(table_id, command_key("c1", seat=0), head, [event(b"x")])
+    theirs = await store.append(table_id, command_key("c1", seat=1), mine.head, [event(b"y", 1)])
+
+    assert not theirs.duplicate and theirs.first_version == mine.last_version + 1
+    assert await store.outcome(table_id, 0, "c1") == replace(mine, duplicate=True)
+    assert await store.outcome(table_id, 1, "c1") == replace(theirs, duplicate=True)
+
+
+async def test_an_id_sent_again_for_another_command_is_refused(
+    store: EventStore, table_id: str
+) -> None:
+    """An id remembers what it was used for: another command under it changes nothing."""
+    head = await create(store, table_id)
+    applied = await store.append(table_id, command_key("c1", command=b"a"), head, [event(b"x")])
+    rejected = common_pb2.Rejection(code="turn.not_yours", message="no")
+    await store.record_rejection(table_id, command_key("c2", command=b"a"), rejected)
+
+    with pytest.raises(CommandIdReused):
+        await store.append(table_id, command_key("c1", command=b"b"), applied.head, [event(b"y")])
+    with pytest.raises(CommandIdReused):
+        await store.record_rejection(table_id, command_key("c1", command=b"b"), rejected)
+    with pytest.raises(CommandIdReused):
+        await store.append(table_id, command_key("c2", command=b"b"), applied.head, [event(b"y")])
+    with pytest.raises(CommandIdReused):
+        await store.lookup(table_id, command_key("c2", command=b"b"))
+    assert await store.head(table_id) == applied.head
+    assert (await store.lookup(table_id, command_key("c2", command=b"a"))).prior == rejected
 
 
 async def test_stale_expected_version_is_rejected_with_the_actual_head(
@@ -160,15 +197,15 @@ async def test_stale_expected_version_is_rejected_with_the_actual_head(
 ) -> None:
     """A writer that read an old head gets VersionConflict and nothing is written."""
     stale = await create(store, table_id)
-    current = (await store.append(table_id, "cmd-1", stale, [event(b"x")])).head
+    current = (await store.append(table_id, command_key("cmd-1"), stale, [event(b"x")])).head
     lengths = await stream_lengths(store, table_id)
 
     with pytest.raises(VersionConflict) as conflict:
-        await store.append(table_id, "cmd-2", stale, [event(b"late")])
+        await store.append(table_id, command_key("cmd-2"), stale, [event(b"late")])
 
     assert conflict.value.head == current
     assert await stream_lengths(store, table_id) == lengths
-    assert await store.outcome(table_id, "cmd-2") is None
+    assert await store.outcome(table_id, 0, "cmd-2") is None
 
 
 async def test_right_version_with_a_wrong_hash_is_a_conflict(
@@ -178,7 +215,9 @@ async def test_right_version_with_a_wrong_hash_is_a_conflict(
     head = await create(store, table_id)
 
     with pytest.raises(VersionConflict) as conflict:
-        await store.append(table_id, "cmd-1", Head(head.version, b"\x01" * 32), [event(b"x")])
+        await store.append(
+            table_id, command_key("cmd-1"), Head(head.version, b"\x01" * 32), [event(b"x")]
+        )
 
     assert conflict.value.head == head
 
@@ -188,17 +227,17 @@ async def test_first_rejection_under_a_command_id_stands(store: EventStore, tabl
     head = await create(store, table_id)
     first = common_pb2.Rejection(code="plot.not_adjacent", message="first")
 
-    stored = await store.record_rejection(table_id, "cmd-1", first)
+    stored = await store.record_rejection(table_id, command_key("cmd-1"), first)
     second = await store.record_rejection(
-        table_id, "cmd-1", common_pb2.Rejection(code="other", message="second")
+        table_id, command_key("cmd-1"), common_pb2.Rejection(code="other", message="second")
     )
     with pytest.raises(CommandRejected) as rejected:
-        await store.append(table_id, "cmd-1", head, [event(b"x")])
+        await store.append(table_id, command_key("cmd-1"), head, [event(b"x")])
 
     assert stored == first
     assert second == first
     assert rejected.value.rejection == first
-    assert await store.outcome(table_id, "cmd-1") == first
+    assert await store.outcome(table_id, 0, "cmd-1") == first
     assert await store.head(table_id) == head
 
 
@@ -207,13 +246,15 @@ async def test_rejecting_an_applied_command_returns_its_events(
 ) -> None:
     """Once applied, a command id cannot be turned into a rejection."""
     head = await create(store, table_id)
-    applied = await store.append(table_id, "cmd-1", head, [event(b"x")])
+    applied = await store.append(table_id, command_key("cmd-1"), head, [event(b"x")])
 
     with pytest.raises(CommandApplied) as raised:
-        await store.record_rejection(table_id, "cmd-1", common_pb2.Rejection(code="late"))
+        await store.record_rejection(
+            table_id, command_key("cmd-1"), common_pb2.Rejection(code="late")
+        )
 
     assert raised.value.appended.events == applied.events
-    assert await store.outcome(table_id, "cmd-1") == raised.value.appended
+    assert await store.outcome(table_id, 0, "cmd-1") == raised.value.appended
 
 
 async def test_unknown_table(store: EventStore, table_id: str) -> None:
@@ -227,23 +268,25 @@ async def test_unknown_table(store: EventStore, table_id: str) -> None:
     with pytest.raises(TableNotFound):
         await store.read(table_id)
     with pytest.raises(TableNotFound):
-        await store.append(table_id, "cmd-1", Head.empty(), [event(b"x")])
+        await store.append(table_id, command_key("cmd-1"), Head.empty(), [event(b"x")])
     with pytest.raises(TableNotFound):
-        await store.record_rejection(table_id, "cmd-1", common_pb2.Rejection(code="x"))
-    assert await store.outcome(table_id, "cmd-1") is None
+        await store.record_rejection(table_id, command_key("cmd-1"), common_pb2.Rejection(code="x"))
+    assert await store.outcome(table_id, 0, "cmd-1") is None
     assert not await store.redis.exists(store.keys(table_id).events)
 
 
 async def test_editing_a_stored_event_is_detected_by_the_chain_check(
     store: EventStore, table_id: str
 ) -> None:
-    """Rewriting an event's bytes in Redis breaks the hash chain at that version."""
+    """Rewriting what an event shows every reader breaks the hash chain at that version."""
     head = await create(store, table_id)
     for n in range(4):
-        head = (await store.append(table_id, f"c{n}", head, [event(b"move-%d" % n)])).head
+        head = (
+            await store.append(table_id, command_key(f"c{n}"), head, [event(b"move-%d" % n)])
+        ).head
     assert verify_chain(await store.read(table_id)).ok
 
-    await rewrite_event(store, table_id, 3, lambda e: setattr(e, "payload", b"forged"))
+    await rewrite_event(store, table_id, 3, lambda e: setattr(e, "public_payload", b"forged"))
 
     check = verify_chain(await store.read(table_id))
     assert not check.ok
@@ -256,10 +299,12 @@ async def test_a_forged_event_with_a_recomputed_hash_breaks_the_next_link(
     """Re-hashing the forged event does not help: the next event no longer links to it."""
     head = await create(store, table_id)
     for n in range(4):
-        head = (await store.append(table_id, f"c{n}", head, [event(b"move-%d" % n)])).head
+        head = (
+            await store.append(table_id, command_key(f"c{n}"), head, [event(b"move-%d" % n)])
+        ).head
 
     def forge(stored: common_pb2.StoredEvent) -> None:
-        stored.payload = b"forged"
+        stored.public_payload = b"forged"
         stored.hash = sealed_hash(stored)
 
     await rewrite_event(store, table_id, 3, forge)
@@ -346,9 +391,9 @@ async def test_appends_wait_for_the_aof_where_supported(redis_url: str, table_id
             pytest.skip("this server has no WAITAOF (Redis < 7.2) or runs without AOF")
         store = EventStore(client, waitaof=True)
         head = await create(store, table_id)
-        appended = await store.append(table_id, "cmd-1", head, [event(b"x")])
+        appended = await store.append(table_id, command_key("cmd-1"), head, [event(b"x")])
         assert await store.head(table_id) == appended.head
-        assert (await store.append(table_id, "cmd-1", head, [event(b"x")])).duplicate
+        assert (await store.append(table_id, command_key("cmd-1"), head, [event(b"x")])).duplicate
     finally:
         await client.aclose()
 
@@ -370,7 +415,7 @@ async def test_more_concurrent_writers_than_connections_wait_their_turn(redis_ur
         heads = await asyncio.gather(*(create(store, t) for t in table_ids))
         appended = await asyncio.gather(
             *(
-                store.append(t, "cmd-1", h, [event(b"x")])
+                store.append(t, command_key("cmd-1"), h, [event(b"x")])
                 for t, h in zip(table_ids, heads, strict=True)
             )
         )

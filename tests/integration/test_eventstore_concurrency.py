@@ -13,6 +13,7 @@ import pytest
 from engines.core.hashchain import verify_chain
 from proto import common_pb2
 from services.eventstore import EventStore, Head, VersionConflict, connect
+from tests.integration.store_support import command_key
 
 pytestmark = [pytest.mark.integration, pytest.mark.anyio]
 
@@ -42,14 +43,14 @@ async def append_commands(url: str, table_id: str, writer: int) -> tuple[int, in
             events = [writer_event(writer, n)] * (1 + n % 2)
             while True:
                 try:
-                    appended = await store.append(table_id, command_id, head, events)
+                    appended = await store.append(table_id, command_key(command_id), head, events)
                     break
                 except VersionConflict as conflict:
                     conflicts += 1
                     head = conflict.head
             head = appended.head
             if n % 5 == 0:
-                again = await store.append(table_id, command_id, Head.empty(), events)
+                again = await store.append(table_id, command_key(command_id), Head.empty(), events)
                 duplicates += again.duplicate and again.events == appended.events
     finally:
         await client.aclose()

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from proto import engine_pb2
-from services.engine.handler import TableHost
+from services.engine.host import TableHost
 from services.eventstore import EventStore, lobby_key
 from services.projector.projector import LAG_KEY, Projector
 from tests.integration.test_engine_service_support import (

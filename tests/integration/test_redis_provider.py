@@ -22,6 +22,7 @@ from services.redis_server import (
     redis_url_or_private,
 )
 from tests.conftest import redis_container_url
+from tests.integration.store_support import command_key
 
 pytestmark = pytest.mark.integration
 
@@ -45,7 +46,7 @@ async def write_commands(url: str, table_id: str, commands: int) -> Head:
         head = (await store.create_table(meta, b"seed", [])).head
         for n in range(commands):
             event = common_pb2.StoredEvent(seat=0, time_ms=n, payload=b"%d" % n)
-            head = (await store.append(table_id, f"c{n}", head, [event])).head
+            head = (await store.append(table_id, command_key(f"c{n}"), head, [event])).head
         return head
     finally:
         await client.aclose()

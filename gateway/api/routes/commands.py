@@ -12,7 +12,7 @@ from engines.core.canonical import message_bytes
 from engines.core.messages import MessageFormatError, from_json
 from gateway.api.deps import GatewayDep, SeatedDep
 from gateway.errors import ApiError, status_for_rejection
-from gateway.rendering import render_stored
+from gateway.rendering import render_redacted
 from gateway.schemas.requests import CommandIn
 from gateway.schemas.responses import CommandResult, ErrorOut, EventOut
 from proto import common_pb2
@@ -26,7 +26,13 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
     401: {"model": ErrorOut, "description": "No seat token"},
     403: {"model": ErrorOut, "description": "The token is not this table's seat, or not `seat`"},
     404: {"model": ErrorOut, "description": "No such table"},
-    409: {"model": ErrorOut, "description": "`version.conflict`: expected_version is stale"},
+    409: {
+        "model": ErrorOut,
+        "description": (
+            "`version.conflict`: expected_version is stale; `command.id_reused`: you sent"
+            " this command_id before for a different command"
+        ),
+    },
     422: {"model": ErrorOut, "description": "Malformed command or a rule violation"},
     503: {"model": ErrorOut, "description": "The engine service is not reachable"},
 }
@@ -87,5 +93,5 @@ async def send_command(body: CommandIn, caller: SeatedDep, gateway: GatewayDep) 
         table_id=caller.table_id,
         version=accepted.version,
         duplicate=accepted.duplicate,
-        events=[EventOut(**render_stored(engine, e, caller.seat)) for e in accepted.events],
+        events=[EventOut(**render_redacted(e)) for e in accepted.seen],
     )

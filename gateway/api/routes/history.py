@@ -12,7 +12,7 @@ from gateway.api.deps import GatewayDep, TableCallerDep
 from gateway.api.reads import finished, viewer
 from gateway.errors import ApiError
 from gateway.export import export_lines
-from gateway.schemas.responses import AuditOut, ErrorOut, ReplayOut
+from gateway.schemas.responses import AuditCheckOut, AuditOut, ErrorOut, ReplayOut
 from proto import engine_pb2
 
 __all__ = ["router"]
@@ -69,7 +69,14 @@ async def replay(
     "/tables/{table_id}/audit",
     response_model=AuditOut,
     responses=_ERRORS,
-    summary="Hash chain check; re-execution check and the seed once finished",
+    summary="Hash chain, events and public forms; once finished, the seed, every commitment"
+    " and re-execution",
+    description=(
+        "The same checks as `boardwright verify` (see `engines/core/audit.py`). While the"
+        " game runs the seed is secret: the chain, the decoding of every event and the public"
+        " forms are checked; once it is revealed, every salted commitment and the"
+        " re-execution of every command too."
+    ),
 )
 async def audit(caller: TableCallerDep, gateway: GatewayDep) -> AuditOut:
     reply = await caller.backend.stub.Audit(
@@ -77,7 +84,7 @@ async def audit(caller: TableCallerDep, gateway: GatewayDep) -> AuditOut:
     )
     return AuditOut(
         table_id=caller.table_id,
-        ok=reply.chain_ok and (not reply.reexecution_checked or reply.reexecution_ok),
+        ok=reply.ok,
         chain_ok=reply.chain_ok,
         first_bad_version=reply.first_bad_version,
         reexecution_checked=reply.reexecution_checked,
@@ -86,15 +93,17 @@ async def audit(caller: TableCallerDep, gateway: GatewayDep) -> AuditOut:
         head_version=reply.head_version,
         head_hash=reply.head_hash.hex(),
         seed=reply.seed.hex() if reply.seed else None,
+        checks=[AuditCheckOut(name=c.name, ok=c.ok, detail=c.detail) for c in reply.checks],
     )
 
 
 _EXPORT_EXAMPLE = (
-    '{"created_ms":1764483600000,"format":"boardwright-export/1","game":"harvest",'
+    '{"created_ms":1764483600000,"format":"boardwright-export/2","game":"harvest",'
     '"head_hash":"9f2c...","head_version":241,"options":{"draft":false,"first_game":false},'
     '"seats":2,"seed_commitment":"5e88...","table_id":"5f0c8e2a9b7d4c1e3a6f8b20"}\n'
-    '{"command_id":"setup","event":{"game_set_up":{"seats":2}},"hash":"0b1d...",'
-    '"payload":"CgQIAhAB","prev_hash":"0000...","seat":-1,"time_ms":1764483600000,"version":1}\n'
+    '{"command_id":"setup","commitment":"41c7...","event":{"game_set_up":{"seats":2}},'
+    '"hash":"0b1d...","payload":"CgQIAhAB","prev_hash":"0000...","public_payload":"CgQIAhAB",'
+    '"seat":-1,"seat_commitments":["a3e0...","7d15..."],"time_ms":1764483600000,"version":1}\n'
 )
 
 

@@ -1,8 +1,9 @@
--- Append one command's events if the writer saw the current head; at most once per command id.
+-- Append one command's events if the writer saw the current head; at most once per seat's command id.
 -- KEYS: meta, events, cmds, feed
--- ARGV: table_id, command_id, expected version, expected hash, new head hash, sealed event bytes...
+-- ARGV: table_id, command field (<seat>:<command id>), expected version, expected hash,
+--       new head hash, outcome to record, sealed event bytes...
 -- The head version lives in meta (never XLEN), so the check is one hash read.
-local first_event = 6
+local first_event = 7
 local head = redis.call('HMGET', KEYS[1], 'version', 'hash', 'game')
 if not head[1] then
   return {'missing'}
@@ -23,5 +24,5 @@ for i = 1, count do
   redis.call('XADD', KEYS[4], '*', 'table', ARGV[1], 'game', head[3], 'v', version, 'e', event)
 end
 redis.call('HSET', KEYS[1], 'version', base + count, 'hash', ARGV[5])
-redis.call('HSET', KEYS[3], ARGV[2], 'a:' .. (base + 1) .. ':' .. (base + count))
+redis.call('HSET', KEYS[3], ARGV[2], ARGV[6])
 return {'ok'}

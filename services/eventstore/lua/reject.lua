@@ -1,6 +1,6 @@
--- Record a rejection unless the command id already has an outcome; return the one that stands.
+-- Record a rejection unless the seat's command id already has an outcome; return the one that stands.
 -- KEYS: meta, cmds
--- ARGV: command_id, encoded rejection
+-- ARGV: command field (<seat>:<command id>), outcome to record
 if redis.call('EXISTS', KEYS[1]) == 0 then
   return {'missing'}
 end

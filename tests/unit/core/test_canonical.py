@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, replace
+from typing import Any
 
 import pytest
 
-from engines.core.canonical import canonical_bytes, digest
+from engines.core.canonical import (
+    PlainFormError,
+    canonical_bytes,
+    canonical_json,
+    digest,
+    from_plain,
+)
 from proto import common_pb2
 
 
@@ -57,3 +65,85 @@ def test_floats_are_refused() -> None:
     """Floats have no canonical text, so state must not hold them."""
     with pytest.raises(TypeError):
         canonical_bytes({"x": 0.5})
+
+
+def test_canonical_json_is_one_ascii_text() -> None:
+    """Sorted keys, no spaces, every non-ASCII character escaped; a lone surrogate (which
+    cannot be written as UTF-8) becomes an escape too. Its bytes are canonical_bytes'."""
+    data = {"b": "Grüße", "a": ["\ud800", 1, None, True]}
+    text = canonical_json(data)
+    assert text == '{"a":["\\ud800",1,null,true],"b":"Gr\\u00fc\\u00dfe"}'
+    assert text.encode("ascii") == canonical_bytes(data)
+    assert json.loads(text) == data
+
+
+@dataclass(frozen=True)
+class Hand:
+    seat: int
+    cards: tuple[int, ...]
+    marks: frozenset[tuple[int, int]]
+    colour: Colour | None
+    by_hex: dict[tuple[int, int], str]
+    names: dict[str, bool]
+    token: bytes
+    seed: common_pb2.SeedRevealed
+    last: tuple[Plot, ...] = ()
+
+
+def _hand() -> Hand:
+    return Hand(
+        seat=2,
+        cards=(3, 1, 2),
+        marks=frozenset({(1, 2), (0, 5)}),
+        colour=Colour.GREEN,
+        by_hex={(0, 1): "x", (-1, 2): "y"},
+        names={"b": True, "a": False},
+        token=b"\x00\xff",
+        seed=common_pb2.SeedRevealed(seed=b"\x01"),
+        last=(Plot(Colour.GREEN, (0, 1), frozenset({"m"})),),
+    )
+
+
+def test_from_plain_reads_back_exactly_what_to_plain_wrote() -> None:
+    """Every supported shape round-trips to an equal value of the same types."""
+    hand = _hand()
+    again = from_plain(Hand, json.loads(canonical_bytes(hand)))
+    assert again == hand
+    assert type(again.cards) is tuple and type(again.marks) is frozenset
+    assert again.colour is Colour.GREEN and isinstance(again.last[0], Plot)
+    assert canonical_bytes(again) == canonical_bytes(hand)
+    assert from_plain(Hand, json.loads(canonical_bytes(replace(hand, colour=None)))).colour is None
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        pytest.param(lambda d: d.pop("seat"), id="missing-field"),
+        pytest.param(lambda d: d.update(extra=1), id="unknown-field"),
+        pytest.param(lambda d: d.update(seat=True), id="bool-for-int"),
+        pytest.param(lambda d: d.update(seat="2"), id="text-for-int"),
+        pytest.param(lambda d: d.update(cards={"a": 1}), id="object-for-array"),
+        pytest.param(lambda d: d.update(colour="purple"), id="no-such-enum-value"),
+        pytest.param(lambda d: d.update(token="zz"), id="not-hex"),
+        pytest.param(lambda d: d.update(by_hex={"not json": "x"}), id="bad-key"),
+        pytest.param(lambda d: d.update(seed="ff"), id="not-a-message"),
+        pytest.param(lambda d: d["last"][0].update(at=[0, 1, 2]), id="tuple-length"),
+    ],
+)
+def test_from_plain_refuses_data_of_any_other_shape(edit: Any) -> None:
+    """Data that is not the canonical form of the type is refused, never guessed at."""
+    data = json.loads(canonical_bytes(_hand()))
+    edit(data)
+    with pytest.raises(ValueError):
+        from_plain(Hand, data)
+
+
+def test_from_plain_refuses_types_it_cannot_read() -> None:
+    """A dataclass field typed Any has no typed reading."""
+
+    @dataclass(frozen=True)
+    class Loose:
+        anything: Any
+
+    with pytest.raises(PlainFormError):
+        from_plain(Loose, {"anything": 1})

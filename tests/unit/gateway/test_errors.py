@@ -100,8 +100,14 @@ def test_a_store_outage_is_503_and_a_bug_is_a_json_500(client: TestClient) -> No
 
 @pytest.mark.parametrize(
     ("code", "status"),
-    [("version.conflict", 409), ("table.not_found", 404), ("turn.not_yours", 422)],
+    [
+        ("version.conflict", 409),
+        ("command.id_reused", 409),
+        ("table.not_found", 404),
+        ("turn.not_yours", 422),
+    ],
 )
 def test_rejection_codes_choose_the_status(code: str, status: int) -> None:
-    """Conflicts are 409, unknown tables 404, every rule violation 422."""
+    """Conflicts (a stale version, a command id reused) are 409, unknown tables 404, every
+    rule violation 422."""
     assert status_for_rejection(code) == status

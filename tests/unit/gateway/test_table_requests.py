@@ -12,7 +12,7 @@ from gateway.api.routes.events import _resume_point
 from gateway.api.routes.tables import checked_options, checked_seed
 from gateway.errors import ApiError
 from gateway.rendering import render_redacted
-from proto import engine_pb2
+from proto import common_pb2
 
 INFO = GameInfo(
     game="toy",
@@ -81,15 +81,29 @@ def test_streams_resume_after_last_event_id(after: int, header: str | None, star
 
 
 def test_the_revealed_seed_is_shown_apart_from_game_events() -> None:
-    """The engine's seed event becomes `seed_revealed`; a hidden event has `event: null`."""
-    seed = engine_pb2.RedactedEvent(
-        version=9, event_json=json.dumps({"seed_revealed": {"seed": "abcd"}}), hash=b"\x01"
+    """The engine's seed event becomes `seed_revealed`; a hidden event has `event: null`;
+    what the chain covers is shown to everyone, a seat's opening only to that seat."""
+    seed = common_pb2.RedactedEvent(
+        version=9, seed_revealed=common_pb2.SeedRevealed(seed=b"\xab\xcd"), hash=b"\x01"
     )
-    hidden = engine_pb2.RedactedEvent(version=8, hash=b"\x02")
-    shown = engine_pb2.RedactedEvent(version=7, event_json='{"turn_ended": {"seat": 1}}')
+    hidden = common_pb2.RedactedEvent(version=8, hash=b"\x02", seat_commitments=[b"\x03"])
+    shown = common_pb2.RedactedEvent(
+        version=7,
+        event_json='{"turn_ended": {"seat": 1}}',
+        public_payload=b"\x0a\x00",
+        commitment=b"\x04",
+        salt=b"\x05",
+        seat_payload=b"\x0a\x02\x08\x01",
+    )
     assert render_redacted(seed)["seed_revealed"] == "abcd"
     assert render_redacted(seed)["event"] is None
     assert render_redacted(hidden)["event"] is None and "seed_revealed" not in render_redacted(
         hidden
     )
-    assert render_redacted(shown)["event"] == {"turn_ended": {"seat": 1}}
+    assert render_redacted(hidden)["public_payload"] is None
+    assert render_redacted(hidden)["seat_commitments"] == ["03"]
+    assert "salt" not in render_redacted(hidden) and "seat_payload" not in render_redacted(hidden)
+    rendered = render_redacted(shown)
+    assert rendered["event"] == {"turn_ended": {"seat": 1}}
+    assert rendered["public_payload"] == "CgA=" and rendered["commitment"] == "04"
+    assert rendered["salt"] == "05" and rendered["seat_payload"] == "CgIIAQ=="
