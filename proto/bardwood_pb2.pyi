@@ -1126,8 +1126,11 @@ class ResourcesChanged(_message.Message):
     MOVEMENT_FIELD_NUMBER: _builtins.int
     seat: _builtins.int
     reason: _builtins.str
-    """What caused it: "strip", "card", "tempo", "fan", "creature", "assist", "motif",
-    "badges", "bank", "cost", "limit", "event", "loudstone", ...
+    """What caused it: a gain ("strip", "tempo", "bonus", "card", "fan", "creature",
+    "assist", "motif", "badges", "bank", "event") or a payment ("soothe", "assist",
+    "challenge", "perform", "legend", "buy", "motif", "card", "event", "range"), the first
+    turn's movement point ("first_turn"), a Loudstone made ("loudstone") or the 12 limit
+    ("limit").
     """
     volume: _builtins.int
     coins: _builtins.int

@@ -212,14 +212,18 @@ def test_legend_and_event_scoring_count_known_things() -> None:
 
 
 def test_cards_are_all_different_designs() -> None:
-    """Varied content: no two cards of a player's deck have the same face."""
+    """Varied content: no two Improv, Instrument or Action cards share a face, and no two
+    Fans or Creatures the same effects."""
     c = content()
 
     def face(card: Card) -> tuple[object, ...]:
         return (card.kind, card.top, card.cost, card.paid, card.strip, card.cheer, card.bonus)
 
-    for character in c.characters:
-        faces = [face(c.card(card)) for card in character.deck]
-        assert len(set(faces)) == len(faces), character.id
-    market = [face(c.card(d)) for designs in c.market_designs.values() for d in designs]
-    assert len(set(market)) == len(market)
+    songs = [
+        face(card) for card in c.cards.values() if card.kind in ("improv", "instrument", "action")
+    ]
+    assert len(set(songs)) == len(songs) == 4 * 8 + 12
+    fans = [c.card(fan).cheer for fan in c.fans]
+    assert len(set(fans)) == len(fans)
+    creatures = [(c.card(x).soothe, c.card(x).bonus) for x in c.creatures]
+    assert len(set(creatures)) == len(creatures)
