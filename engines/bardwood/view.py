@@ -135,8 +135,8 @@ def players(state: BardwoodState, viewer: int | None) -> list[dict[str, Any]]:
                 "badges": player.badges,
                 "held_badges": player.held,
                 "challenge_melody": challenge_melody(state, seat) if player.character else None,
-                "hand": len(player.hand),
-                "deck": player.deck_size,
+                "hand_size": len(player.hand),
+                "deck_size": player.deck_size,
                 "deck_top": list(player.known),
                 "discard": list(player.discard),
                 "song": [

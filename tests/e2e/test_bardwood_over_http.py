@@ -153,7 +153,7 @@ def test_hands_and_draws_stay_with_their_seat_over_http_and_sse(bardwood_stack: 
                 else:
                     assert private["hand"] == hands[viewer]
                 for seat, player in enumerate(view["view"]["players"]):
-                    assert player["hand"] == len(hands[seat])
+                    assert player["hand_size"] == len(hands[seat])
                 paged = await all_events(client, tid, token)
                 assert [e["event"] for e in paged] == redacted_events(
                     ENGINE, table.mirror.events, viewer

@@ -113,7 +113,7 @@ def test_an_empty_deck_is_reshuffled_and_drawing_stops_without_skill_cards() -> 
     assert toad < bonus < downtime.index(placed[0]), "its bonus first, then the spot"
     view = ENGINE.view(position(history).state, 0)
     assert view["private"]["hand"] == ["lark_refrain"], "the one Skill card left"
-    assert view["players"][0]["deck"] > 0, "the Super Fan is not drawn again"
+    assert view["players"][0]["deck_size"] > 0, "the Super Fan is not drawn again"
     assert view["board"]["turn"]["seat"] == 1
 
 

@@ -29,7 +29,7 @@ def test_views_show_hands_and_decks_as_counts_to_others() -> None:
     theirs = ENGINE.view(state, 1)
     spectator = ENGINE.view(state, None)
     assert mine["private"]["hand"] == ["lark_humming", "lark_refrain"]
-    assert theirs["players"][0]["hand"] == 2 and theirs["players"][0]["deck"] == 5
+    assert theirs["players"][0]["hand_size"] == 2 and theirs["players"][0]["deck_size"] == 5
     assert spectator["private"] is None
     for other in (json.dumps(theirs), json.dumps(spectator)):
         assert "lark_humming" not in other and "lark_refrain" not in other

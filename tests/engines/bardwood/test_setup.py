@@ -95,9 +95,9 @@ def test_every_player_starts_as_the_rulebook_says() -> None:
             assert len(hand) == 2 and all(c.card(card).skill for card in hand)
             if character.improv in song:
                 improv_seen = True
-                assert player["deck"] == 4
+                assert player["deck_size"] == 4
             else:
-                assert player["deck"] == 5
+                assert player["deck_size"] == 5
     assert improv_seen, "some opening hand drew the Improv"
 
 
