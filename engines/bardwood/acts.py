@@ -51,6 +51,7 @@ def use_event_offer(state: BardwoodState, cmd: pb.UseEventOffer, seat: int) -> l
 
 
 def event_offers(state: BardwoodState, seat: int) -> list[pb.UseEventOffer]:
+    """The Event's offer, when the rule's check accepts it."""
     return passing(check_offer, state, seat, [pb.UseEventOffer()])
 
 

@@ -47,5 +47,6 @@ def spend_badges(state: BardwoodState, cmd: pb.SpendBadges, seat: int) -> list[p
 
 
 def spendings(state: BardwoodState, seat: int) -> list[pb.SpendBadges]:
+    """The rewards the Badges on the Character card can buy now."""
     held = state.player(seat).held
     return [pb.SpendBadges(reward=r.id) for r in content().badge_rewards if r.badges <= held]

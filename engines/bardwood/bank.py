@@ -18,6 +18,8 @@ __all__ = ["bank_uses", "use_bank"]
 
 
 def check_bank(state: BardwoodState, cmd: pb.UseBank, seat: int) -> None:
+    """Next to the Bank, not there yet this turn; a Badge to place (and none of yours there
+    yet), or Badges to take."""
     usable(state, seat, location_of("bank", "bank"))
     if cmd.collect:
         if not state.bank:
@@ -29,6 +31,7 @@ def check_bank(state: BardwoodState, cmd: pb.UseBank, seat: int) -> None:
 
 
 def use_bank(state: BardwoodState, cmd: pb.UseBank, seat: int) -> list[pb.Event]:
+    """High Note Bank: place your left-most Badge for coins, or take every Badge there."""
     check_bank(state, cmd, seat)
     batch = Batch(state)
     if cmd.collect:
@@ -42,4 +45,5 @@ def use_bank(state: BardwoodState, cmd: pb.UseBank, seat: int) -> list[pb.Event]
 
 
 def bank_uses(state: BardwoodState, seat: int) -> list[pb.UseBank]:
+    """Placing and collecting, as the rule's check allows."""
     return passing(check_bank, state, seat, [pb.UseBank(collect=False), pb.UseBank(collect=True)])

@@ -16,11 +16,13 @@ __all__ = ["loudstone_exchanges", "make_loudstone"]
 
 
 def check_loudstone(state: BardwoodState, cmd: pb.MakeLoudstone, seat: int) -> None:
+    """Loudstones are in the game and the player has 6 Volume."""
     if not state.loudstones or state.player(seat).volume < content().loudstone_volume:
         raise codes.NO_LOUDSTONES()
 
 
 def make_loudstone(state: BardwoodState, cmd: pb.MakeLoudstone, seat: int) -> list[pb.Event]:
+    """Spend 6 Volume for a Loudstone."""
     check_loudstone(state, cmd, seat)
     volume = content().loudstone_volume
     changed = pb.ResourcesChanged(seat=seat, reason="loudstone", volume=-volume, loudstones=1)
@@ -28,4 +30,5 @@ def make_loudstone(state: BardwoodState, cmd: pb.MakeLoudstone, seat: int) -> li
 
 
 def loudstone_exchanges(state: BardwoodState, seat: int) -> list[pb.MakeLoudstone]:
+    """The exchange, when the rule's check allows it."""
     return passing(check_loudstone, state, seat, [pb.MakeLoudstone()])

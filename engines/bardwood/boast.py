@@ -28,6 +28,7 @@ def check_boast(state: BardwoodState, cmd: pb.Boast, seat: int) -> None:
 
 
 def boast(state: BardwoodState, cmd: pb.Boast, seat: int) -> list[pb.Event]:
+    """Boast at its Location: the top of each of your Creature piles to the discard pile."""
     check_boast(state, cmd, seat)
     batch = Batch(state)
     activate(batch, seat, "boast")
@@ -36,4 +37,5 @@ def boast(state: BardwoodState, cmd: pb.Boast, seat: int) -> list[pb.Event]:
 
 
 def boasts(state: BardwoodState, seat: int) -> list[pb.Boast]:
+    """Boast, when the rule's check allows it."""
     return passing(check_boast, state, seat, [pb.Boast()])

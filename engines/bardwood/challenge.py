@@ -40,6 +40,7 @@ def check_challenge(state: BardwoodState, cmd: pb.Challenge, seat: int) -> tuple
 
 
 def challenge(state: BardwoodState, cmd: pb.Challenge, seat: int) -> list[pb.Event]:
+    """Challenge an opponent: pay its visible Melody, take its left-most Badge."""
     rangestones, melody = check_challenge(state, cmd, seat)
     target = cmd.seat
     batch = Batch(state)
@@ -51,5 +52,6 @@ def challenge(state: BardwoodState, cmd: pb.Challenge, seat: int) -> list[pb.Eve
 
 
 def challenges(state: BardwoodState, seat: int) -> list[pb.Challenge]:
+    """Every opponent the rule's check lets the seat Challenge now."""
     bodies = [pb.Challenge(seat=other) for other in range(state.seats) if other != seat]
     return passing(check_challenge, state, seat, bodies)

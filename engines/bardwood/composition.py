@@ -59,12 +59,14 @@ def discard_card(state: BardwoodState, cmd: pb.DiscardCard, seat: int) -> list[p
 
 
 def plays(state: BardwoodState, seat: int) -> list[pb.PlayCard]:
+    """Each card in hand, until one has been played this turn."""
     if state.turn.played:
         return []
     return [pb.PlayCard(card=card) for card in sorted(set(state.player(seat).hand))]
 
 
 def discards(state: BardwoodState, seat: int) -> list[pb.DiscardCard]:
+    """Each card in hand, until one has been discarded this turn."""
     if state.turn.discarded:
         return []
     return [pb.DiscardCard(card=card) for card in sorted(set(state.player(seat).hand))]

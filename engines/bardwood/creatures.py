@@ -90,6 +90,7 @@ def soothe(state: BardwoodState, cmd: pb.Soothe, seat: int) -> list[pb.Event]:
 
 
 def soothes(state: BardwoodState, seat: int) -> list[pb.Soothe]:
+    """Every pile and Creature spot the rule's check accepts."""
     spots = range(content().creature_spots)
     bodies = (pb.Soothe(location=p.location, spot=s) for p in state.piles for s in spots)
     return passing(check_soothe, state, seat, bodies)
@@ -123,5 +124,6 @@ def assist(state: BardwoodState, cmd: pb.Assist, seat: int) -> list[pb.Event]:
 
 
 def assists(state: BardwoodState, seat: int) -> list[pb.Assist]:
+    """Every pile the rule's check accepts."""
     bodies = (pb.Assist(location=pile.location) for pile in state.piles)
     return passing(check_assist, state, seat, bodies)

@@ -41,6 +41,7 @@ _FIELD = {"coin": "coins", "songstone": "songstones", "rangestone": "rangestones
 
 
 def skills_in_hand(state: BardwoodState, seat: int) -> int:
+    """How many Skill cards ``seat`` holds."""
     return sum(1 for card in state.player(seat).hand if content().card(card).skill)
 
 
@@ -102,6 +103,7 @@ def cheer_fan(state: BardwoodState, cmd: pb.CheerFan, seat: int) -> list[pb.Even
 
 
 def cheers(state: BardwoodState, seat: int) -> list[pb.CheerFan]:
+    """Each effect of the Fan just drawn."""
     choice = state.choice
     if choice is None:
         return []
@@ -121,6 +123,7 @@ def place_creature(state: BardwoodState, cmd: pb.PlaceCreature, seat: int) -> li
 
 
 def creature_places(state: BardwoodState, seat: int) -> list[pb.PlaceCreature]:
+    """Each of the player's Creature spots."""
     return [pb.PlaceCreature(spot=spot) for spot in range(content().creature_spots)]
 
 
@@ -138,5 +141,6 @@ def return_to_supply(state: BardwoodState, cmd: pb.ReturnToSupply, seat: int) ->
 
 
 def returns(state: BardwoodState, seat: int) -> list[pb.ReturnToSupply]:
+    """Each kind of coin or Bardstone the player has."""
     player = state.player(seat)
     return [pb.ReturnToSupply(resource=r) for r in STONES if getattr(player, _FIELD[r])]

@@ -59,6 +59,8 @@ def check_tell(state: BardwoodState, cmd: pb.TellLegend, seat: int) -> tuple[Gai
 
 
 def tell_legend(state: BardwoodState, cmd: pb.TellLegend, seat: int, rng: Rng) -> list[pb.Event]:
+    """Tell a Legend of ``cmd.tier``: pay, gain its VP, flip the next one, then choose
+    where the Rune goes."""
     cost, discount = check_tell(state, cmd, seat)
     tier = content().tier(cmd.tier)
     batch = Batch(state)
@@ -79,6 +81,7 @@ def tell_legend(state: BardwoodState, cmd: pb.TellLegend, seat: int, rng: Rng) -
 
 
 def legend_tellings(state: BardwoodState, seat: int) -> list[pb.TellLegend]:
+    """Each Tier, with and without the boat's discount, as the rule's check allows."""
     if not open_to(state, seat, "legends"):
         return []
     bodies = [pb.TellLegend(tier=t, discount=d) for t in (1, 2, 3) for d in (False, True)]
@@ -101,6 +104,7 @@ def mark_legend(state: BardwoodState, cmd: pb.MarkLegend, seat: int) -> list[pb.
 
 
 def legend_marks(state: BardwoodState, seat: int) -> list[pb.MarkLegend]:
+    """Each open Legend of the Tier told, with each Tempo area that still has a Rune."""
     choice = state.choice
     if choice is None:
         return []

@@ -86,6 +86,7 @@ def reach(state: BardwoodState, seat: int, location: Location) -> int:
 
 
 def spend_range(batch: Batch, seat: int, rangestones: int) -> None:
+    """Spend the Rangestones a reach needed."""
     if rangestones:
         batch.add("resources_changed", seat=seat, reason="range", rangestones=-rangestones)
 

@@ -52,6 +52,7 @@ def check_motif(state: BardwoodState, cmd: pb.ChooseMotif, seat: int) -> None:
 
 
 def choose_motif(state: BardwoodState, cmd: pb.ChooseMotif, seat: int) -> list[pb.Event]:
+    """Choose a Motif: its benefit and a flip to the VP side, or VP for every VP side."""
     check_motif(state, cmd, seat)
     batch = Batch(state)
     if _free(state):
@@ -77,6 +78,7 @@ def choose_motif(state: BardwoodState, cmd: pb.ChooseMotif, seat: int) -> list[p
 
 
 def motif_choices(state: BardwoodState, seat: int) -> list[pb.ChooseMotif]:
+    """Every Motif spot the rule's check accepts."""
     bodies = [pb.ChooseMotif(slot=slot) for slot in range(len(state.motifs))]
     return passing(check_motif, state, seat, bodies)
 
@@ -96,4 +98,5 @@ def place_badge(state: BardwoodState, cmd: pb.PlaceBadge, seat: int) -> list[pb.
 
 
 def badge_placements(state: BardwoodState, seat: int) -> list[pb.PlaceBadge]:
+    """Every pile whose top Creature can take one of your Badges."""
     return [pb.PlaceBadge(location=loc) for loc in badge_targets(state, seat)]

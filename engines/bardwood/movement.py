@@ -33,6 +33,7 @@ def place_bard(state: BardwoodState, cmd: pb.PlaceBard, seat: int) -> list[pb.Ev
 
 
 def starting_spaces(state: BardwoodState, seat: int) -> list[pb.PlaceBard]:
+    """The two starting spaces."""
     return [pb.PlaceBard(space=space) for space in content().starting_spaces]
 
 
@@ -46,6 +47,7 @@ def move_bard(state: BardwoodState, cmd: pb.MoveBard, seat: int) -> list[pb.Even
 
 
 def bard_moves(state: BardwoodState, seat: int) -> list[pb.MoveBard]:
+    """The spaces next to the Bard, while movement points are left."""
     if state.turn.movement <= 0:
         return []
     return [pb.MoveBard(space=n) for n in content().neighbours(state.player(seat).space)]
@@ -62,6 +64,7 @@ def move_boat(state: BardwoodState, cmd: pb.MoveBoat, seat: int) -> list[pb.Even
 
 
 def boat_moves(state: BardwoodState, seat: int) -> list[pb.MoveBoat]:
+    """One step up, while movement points are left and the boat is below -3."""
     last = len(content().legend_discounts) - 1
     if state.turn.movement <= 0 or state.player(seat).boat >= last:
         return []

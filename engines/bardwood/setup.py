@@ -99,5 +99,6 @@ def choose_character(state: BardwoodState, cmd: pb.ChooseCharacter, seat: int) -
 
 
 def character_choices(state: BardwoodState, seat: int) -> list[pb.ChooseCharacter]:
+    """The Characters nobody has taken."""
     taken = {p.character for p in state.players}
     return [pb.ChooseCharacter(character=c.id) for c in content().characters if c.id not in taken]

@@ -56,6 +56,7 @@ def pay_volume(state: BardwoodState, cmd: pb.PayVolume, seat: int) -> list[pb.Ev
 
 
 def volume_payments(state: BardwoodState, seat: int) -> list[pb.PayVolume]:
+    """Each Song card's cost the player can pay, in Volume or with a Loudstone."""
     player = state.player(seat)
     out = []
     for slot, held in enumerate(player.song):

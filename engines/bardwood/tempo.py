@@ -15,6 +15,7 @@ __all__ = ["singing_now", "turn_tempo", "turn_tempo_back"]
 
 
 def singing_now(batch: Batch, seat: int) -> bool:
+    """Whether ``seat`` is Singing its Song right now."""
     state = batch.state
     return state.phase == "sing" and state.turn.seat == seat
 

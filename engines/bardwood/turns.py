@@ -44,6 +44,7 @@ SINGING = (
 
 
 def stage_of(state: BardwoodState) -> str:
+    """The stage: the open choice, the first turn's starting space, or the phase."""
     if state.choices:
         return state.choices[-1].kind
     if state.phase == "compose" and not state.player(state.turn.seat).space:
@@ -56,6 +57,8 @@ PASSING = ("setup", "downtime", "between")
 
 
 def to_act(state: BardwoodState) -> tuple[int, ...]:
+    """The seat of the open choice, the next Character chooser, or the seat whose turn it
+    is."""
     if state.choices:
         return (state.choices[-1].seat,)
     if state.phase == "choose_character":
@@ -105,6 +108,7 @@ def finish(state: BardwoodState, cmd: pb.Finish, seat: int) -> list[pb.Event]:
 
 
 def finishes(state: BardwoodState, seat: int) -> list[pb.Finish]:
+    """Finish, except in Composition before a card is played and one discarded."""
     if not state.choices and state.phase == "compose" and not composed(state):
         return []
     return [pb.Finish()]

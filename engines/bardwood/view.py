@@ -34,6 +34,7 @@ def _halves(value: int) -> str:
 
 
 def board(state: BardwoodState, viewer: int | None) -> dict[str, Any]:
+    """Everything public about the table as a whole."""
     c = content()
     runes = dict(state.legend_runes)
     event = active_event(state)
@@ -112,6 +113,7 @@ def board(state: BardwoodState, viewer: int | None) -> dict[str, Any]:
 
 
 def players(state: BardwoodState, viewer: int | None) -> list[dict[str, Any]]:
+    """Everything public about each seat, in seat order."""
     c = content()
     out = []
     for seat, player in enumerate(state.players):
