@@ -10,7 +10,7 @@ PROTOS := $(sort $(wildcard proto/*.proto))
 STUBS  := $(PROTOS:.proto=_pb2.py)
 PYTEST_ARGS ?=
 
-.PHONY: run test lint proto bench clean help
+.PHONY: run test lint proto bench manifests clean help
 
 help:
 	@echo "make run    - Redis (private unless REDIS_URL is set), engine services, projector, gateway on :8000"
@@ -18,6 +18,7 @@ help:
 	@echo "make lint   - ruff and mypy"
 	@echo "make proto  - regenerate the gRPC/protobuf stubs from proto/*.proto"
 	@echo "make bench  - benchmarks, printed as figures"
+	@echo "make manifests - render deploy/ files that name each game (engines.available())"
 	@echo "make clean  - remove the virtualenv, caches and .data/"
 
 $(STAMP): pyproject.toml
@@ -50,10 +51,13 @@ test: $(STAMP) $(STUBS)
 lint: $(STAMP) $(STUBS)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy engines services gateway benchmarks tests
+	$(BIN)/mypy engines services gateway benchmarks tests deploy
 
 bench: $(STAMP) $(STUBS)
 	$(BIN)/python -m benchmarks
+
+manifests: $(STAMP) $(STUBS)
+	$(BIN)/python -m deploy.manifests
 
 clean:
 	rm -rf $(VENV) .data .pytest_cache .mypy_cache .ruff_cache .hypothesis build *.egg-info

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import random
 import ssl
 import time
 from dataclasses import dataclass, field
@@ -33,7 +32,7 @@ import redis.asyncio
 
 import engines
 from engines.core.messages import to_json
-from gateway.client import BotTable, GatewayClient
+from gateway.client import BotTable, GatewayClient, game_bot
 from services.redis_server import redis_url_or_private
 from tests.e2e.stack import Stack
 
@@ -78,7 +77,7 @@ async def drive(
     client: GatewayClient, table: BotTable, deadline: float, tally: Tally, n: int
 ) -> None:
     """Send commands to one table until the deadline, opening a new table when one ends."""
-    choose = random.Random(n)
+    bot = game_bot(ENGINE, "random", n)
     sent = 0
     while time.perf_counter() < deadline:
         outcome = ENGINE.outcome(table.mirror.state)
@@ -86,7 +85,7 @@ async def drive(
             table = await open_table(client, n)
             continue
         seat = outcome.to_act[0]
-        command = choose.choice(ENGINE.legal_commands(table.mirror.state, seat))
+        command = bot.choose(ENGINE, table.mirror.state, seat)
         body = {
             "command_id": f"b{n}.{sent}",
             "expected_version": table.mirror.version,

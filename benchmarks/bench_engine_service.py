@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import asyncio
 import os
-import random
 import signal
 import statistics
 import subprocess
 import sys
 import time
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 import engines
 from engines.core.contract import TableConfig
 from engines.core.play import Table
+from gateway.client import game_bot
 from proto import common_pb2, engine_pb2, engine_pb2_grpc
 from services.eventstore import EventStore, connect
 from services.projector.projector import Projector
@@ -38,8 +39,8 @@ FREUNDE = engines.get("freunde")
 
 def scripted(table_id: str, limit: int) -> list[tuple[int, bytes]]:
     table = Table.create(FREUNDE, TableConfig(table_id, 2, {"round_limit": ROUND_LIMIT}), SEED)
-    chooser = random.Random(table_id)
-    table.play(lambda t, seat: chooser.choice(FREUNDE.legal_commands(t.state, seat)))
+    bot = game_bot(FREUNDE, "random", zlib.crc32(table_id.encode()))
+    table.play(lambda t, seat: bot.choose(FREUNDE, t.state, seat))
     return [(r.seat, r.command.SerializeToString()) for r in table.commands][:limit]
 
 

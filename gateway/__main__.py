@@ -27,6 +27,8 @@ def main(argv: list[str] | None = None) -> None:
         # Longer than a client's usual idle pool time, so a kept-alive connection is not
         # closed under a client that is about to reuse it.
         timeout_keep_alive=75,
+        # The client address the rate limits count is X-Forwarded-For's only behind these.
+        forwarded_allow_ips=settings.forwarded_allow_ips,
     )
 
 

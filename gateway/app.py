@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -10,7 +9,6 @@ from typing import Any
 import structlog
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 import engines
 from gateway.api.deps import Gateway
@@ -18,11 +16,15 @@ from gateway.api.main import api_router, ops_router
 from gateway.api.routes.games import example_command
 from gateway.engines import GameBackends
 from gateway.errors import install_error_handlers
+from gateway.live import LiveTables, SharedCalls, StreamSlots
 from gateway.metrics import GatewayMetrics
+from gateway.middleware import BodyLimit, RateLimit, RequestLog
+from gateway.ratelimits import RateLimits
 from gateway.settings import Settings
 from gateway.store import ReadStore
+from services.eventstore import connect, is_cluster
 
-__all__ = ["RequestLog", "create_app"]
+__all__ = ["create_app"]
 
 log = structlog.get_logger("gateway")
 
@@ -37,12 +39,32 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await ReadStore.open(settings.redis_url, settings.shards)
+        # The live readers block in XREAD: a client of their own, one connection per shard
+        # at most, whose socket waits longer than one blocking read.
+        live_redis = await connect(
+            settings.redis_url,
+            max_connections=settings.shards,
+            socket_timeout=settings.stream_block_ms / 1000 + 5,
+        )
+        live = LiveTables(live_redis, settings.shards, settings.stream_block_ms)
         backends = GameBackends(settings.engine_addrs, settings.engine_timeout_seconds)
-        app.state.gateway = Gateway(settings, store, backends, metrics)
+        limits = RateLimits(
+            settings.redis_url,
+            await is_cluster(settings.redis_url),
+            settings.rate_limit_address,
+            settings.rate_limit_seat,
+            settings.rate_limit_create,
+        )
+        streams = StreamSlots(settings.streams_per_address, settings.max_streams)
+        app.state.gateway = Gateway(
+            settings, store, backends, metrics, live, SharedCalls(), limits, streams
+        )
         log.info("gateway.started", games=backends.names(), shards=settings.shards)
         try:
             yield
         finally:
+            await live.close()
+            await live_redis.aclose()
             await backends.close()
             await store.close()
 
@@ -55,50 +77,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     app.include_router(api_router)
     app.include_router(ops_router)
+    # Added innermost first: the request log wraps the rate limit, which wraps the body limit.
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.add_middleware(RateLimit)
     app.add_middleware(RequestLog, metrics=metrics)
     _install_command_examples(app, settings)
     return app
-
-
-class RequestLog:
-    """One log line and one latency sample per request (pure ASGI, so the route's bound
-    context — table, seat, command id — is still there when the line is written).
-    Headers are never logged, so a seat token cannot end up in the logs."""
-
-    def __init__(self, app: ASGIApp, metrics: GatewayMetrics) -> None:
-        self.app = app
-        self.metrics = metrics
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        structlog.contextvars.clear_contextvars()
-        started = time.perf_counter()
-        status = 500
-
-        async def send_and_note(message: Message) -> None:
-            nonlocal status
-            if message["type"] == "http.response.start":
-                status = int(message["status"])
-            await send(message)
-
-        try:
-            await self.app(scope, receive, send_and_note)
-        finally:
-            elapsed = time.perf_counter() - started
-            route = getattr(scope.get("route"), "path", "unmatched")
-            method = str(scope.get("method", ""))
-            self.metrics.request_seconds.labels(
-                method=method, route=route, status=f"{status // 100}xx"
-            ).observe(elapsed)
-            log.info(
-                "http.request",
-                method=method,
-                route=route,
-                status=status,
-                ms=round(elapsed * 1000, 2),
-            )
 
 
 def _install_command_examples(app: FastAPI, settings: Settings) -> None:

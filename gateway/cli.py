@@ -3,6 +3,8 @@
     boardwright games
     boardwright create freunde --seats 3
     boardwright play freunde --seats 3 --bots greedy
+    boardwright send <table> --token T '{"draw_plots": {}}'   # then shows your view
+    boardwright view <table> [--token T]
     boardwright watch <table>
     boardwright export <table> -o game.jsonl
     boardwright verify game.jsonl          # offline: hash chain, seed, re-execution
@@ -14,10 +16,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import secrets
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any
 
+import httpx
 import typer
 from rich.console import Console
 from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
@@ -77,7 +81,7 @@ def _run(coro: Any) -> Any:
     except ApiFailure as failure:
         errors.print(f"[red]error[/red] {failure.status} {failure.code}: {failure.message}")
         raise typer.Exit(1) from None
-    except OSError as down:
+    except (OSError, httpx.HTTPError) as down:
         errors.print(f"[red]error[/red] cannot reach the gateway: {down}")
         raise typer.Exit(1) from None
 
@@ -158,7 +162,7 @@ def _scores(status: dict[str, Any]) -> RichTable:
 
 
 class Bots(StrEnum):
-    """How the bots choose their commands."""
+    """Which of the game's own bots fill the seats (every game offers these two)."""
 
     random = "random"
     greedy = "greedy"
@@ -171,7 +175,10 @@ def play(
     bots: Annotated[
         Bots,
         typer.Option(
-            help="random: any legal command; greedy: the best-scoring one a command ahead."
+            help=(
+                "random: any legal command; greedy: the game's own player, which plays "
+                "for points (Freunde's finishes games by the Emperor)."
+            )
         ),
     ] = Bots.random,
     bot_seed: Annotated[
@@ -212,16 +219,83 @@ def play(
     console.print(_scores(played.status))
 
 
+TokenOption = Annotated[
+    str | None,
+    typer.Option(
+        metavar="TOKEN", help="A seat token (its own secrets shown); else as a spectator."
+    ),
+]
+
+
+def _print_view(view: dict[str, Any]) -> None:
+    console.print(f"table {view['table_id']} version {view['version']} seat {view['seat']}")
+    console.print_json(json.dumps({"status": view["status"], "view": view["view"]}))
+
+
+@app.command()
+def send(
+    table: TableArgument,
+    command: Annotated[
+        str,
+        typer.Argument(
+            metavar="COMMAND",
+            help="The game's command as protobuf JSON, e.g. '{\"draw_plots\": {}}'.",
+        ),
+    ],
+    token: Annotated[str, typer.Option(metavar="TOKEN", help="Your seat token.")],
+    command_id: Annotated[
+        str | None,
+        typer.Option(
+            metavar="ID", help="Idempotency key: resending the same id gives the same outcome."
+        ),
+    ] = None,
+    url: UrlOption = DEFAULT_URL,
+) -> None:
+    """Send one command as your seat, print its events, then your view right after it
+    (read at the command's version, so it already shows the move)."""
+    try:
+        body = json.loads(command)
+    except ValueError:
+        raise typer.BadParameter("COMMAND must be JSON") from None
+
+    async def go() -> tuple[dict[str, Any], dict[str, Any]]:
+        async with GatewayClient(url) as client:
+            result = await client.command(
+                table, token, command_id or f"cli-{secrets.token_hex(8)}", body
+            )
+            return result, await client.view_after(result, token)
+
+    result, view = _run(go())
+    for event in result["events"]:
+        console.print(event_summary(json.dumps(event)))
+    _print_view(view)
+
+
+@app.command()
+def view(
+    table: TableArgument,
+    token: TokenOption = None,
+    min_version: Annotated[
+        int | None,
+        typer.Option(
+            metavar="N", help="Wait until the view reflects version N (read your own write)."
+        ),
+    ] = None,
+    url: UrlOption = DEFAULT_URL,
+) -> None:
+    """Print a table's view: your seat's with --token, else the spectator's."""
+
+    async def go() -> dict[str, Any]:
+        async with GatewayClient(url) as client:
+            return await client.view(table, token, min_version)
+
+    _print_view(_run(go()))
+
+
 @app.command()
 def watch(
     table: TableArgument,
-    token: Annotated[
-        str | None,
-        typer.Option(
-            metavar="TOKEN",
-            help="Watch as the seat of this token (its own secrets shown); else as a spectator.",
-        ),
-    ] = None,
+    token: TokenOption = None,
     url: UrlOption = DEFAULT_URL,
 ) -> None:
     """Print a table's events live (Server-Sent Events), one line each, until the game ends."""

@@ -6,18 +6,19 @@ client, so they exercise exactly what an outside client would.
 
 from __future__ import annotations
 
+import asyncio
 import json
-import random
 import secrets
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
 
 import engines
-from engines.core.bots import GreedyBot
-from engines.core.contract import TableConfig
+from engines.core.canonical import message_bytes
+from engines.core.contract import Engine, TableConfig
+from engines.core.game import Bot, BotFactory
 from engines.core.messages import from_json, to_json
 from engines.core.play import Table
 
@@ -28,6 +29,7 @@ __all__ = [
     "PlayedTable",
     "ServerEvent",
     "event_summary",
+    "game_bot",
     "play_table",
 ]
 
@@ -56,8 +58,17 @@ def _bearer(token: str | None) -> dict[str, str]:
     return {} if token is None else {"Authorization": f"Bearer {token}"}
 
 
+# A dropped SSE connection is opened again this many times in a row, this long apart.
+_STREAM_RECONNECTS = 5
+_STREAM_RECONNECT_DELAY_S = 1.0
+# A 429 is waited out (its Retry-After, at most this long) this many times before it fails.
+_RATE_LIMIT_RETRIES = 3
+_RATE_LIMIT_WAIT_CAP_S = 30.0
+
+
 class GatewayClient:
-    """Typed calls to one gateway; every error body becomes :class:`ApiFailure`."""
+    """Typed calls to one gateway; every error body becomes :class:`ApiFailure`. A call
+    refused with 429 waits for its ``Retry-After`` and is sent again (a few times)."""
 
     def __init__(self, base_url: str, http: httpx.AsyncClient | None = None) -> None:
         self.base_url = base_url.rstrip("/")
@@ -80,9 +91,13 @@ class GatewayClient:
         params: dict[str, Any] | None = None,
         body: Any = None,
     ) -> Any:
-        response = await self.http.request(
-            method, path, headers=_bearer(token), params=params, json=body
-        )
+        for attempt in range(_RATE_LIMIT_RETRIES + 1):
+            response = await self.http.request(
+                method, path, headers=_bearer(token), params=params, json=body
+            )
+            if response.status_code != 429 or attempt == _RATE_LIMIT_RETRIES:
+                break
+            await asyncio.sleep(_retry_after(response))
         if response.status_code >= 400:
             raise _failure(response)
         return response.json()
@@ -118,6 +133,16 @@ class GatewayClient:
         reply: dict[str, Any] = await self._call(
             "GET", f"/v1/tables/{table_id}", token, params=params
         )
+        return reply
+
+    async def view_after(self, result: dict[str, Any], token: str | None = None) -> dict[str, Any]:
+        """The caller's view no older than a command's ``result``: read your own write.
+
+        Views are projected a moment after a command is applied, so a plain read right
+        after a command may still show the table before it; the result's ``links.view``
+        asks for its version (``min_version``).
+        """
+        reply: dict[str, Any] = await self._call("GET", result["links"]["view"], token)
         return reply
 
     async def legal_commands(self, table_id: str, token: str) -> dict[str, Any]:
@@ -176,8 +201,34 @@ class GatewayClient:
         table_id: str,
         token: str | None = None,
         last_event_id: str | None = None,
+        reconnects: int = _STREAM_RECONNECTS,
     ) -> AsyncIterator[ServerEvent]:
-        """The table's SSE stream until the server closes it (after ``end``)."""
+        """The table's SSE stream until the server closes it (after ``end``).
+
+        Like a browser's ``EventSource``, a connection that drops (a gateway restarting, a
+        proxy timing out) is opened again with ``Last-Event-ID``, so no event is lost or
+        repeated; ``reconnects`` failures in a row without an event in between give up.
+        """
+        failures = 0
+        while True:
+            try:
+                async for message in self._stream_once(table_id, token, last_event_id):
+                    failures = 0
+                    if message.id is not None:
+                        last_event_id = message.id
+                    yield message
+                    if message.event == "end":
+                        return
+                return
+            except httpx.TransportError:
+                failures += 1
+                if failures > reconnects:
+                    raise
+                await asyncio.sleep(_STREAM_RECONNECT_DELAY_S)
+
+    async def _stream_once(
+        self, table_id: str, token: str | None, last_event_id: str | None
+    ) -> AsyncIterator[ServerEvent]:
         headers = _bearer(token)
         if last_event_id is not None:
             headers["Last-Event-ID"] = last_event_id
@@ -206,6 +257,16 @@ class GatewayClient:
                 if name == "data" and "data" in fields:
                     value = f"{fields['data']}\n{value}"
                 fields[name] = value
+        # The server closed the stream without `end`: a dropped connection.
+        raise httpx.RemoteProtocolError("the stream ended without its end message")
+
+
+def _retry_after(response: httpx.Response) -> float:
+    try:
+        wait = float(response.headers.get("retry-after", "1"))
+    except ValueError:
+        wait = 1.0
+    return min(max(wait, 0.0), _RATE_LIMIT_WAIT_CAP_S)
 
 
 def _failure(response: httpx.Response) -> ApiFailure:
@@ -237,15 +298,29 @@ class PlayedTable:
     latencies: list[float] = field(default_factory=list)
 
 
+def game_bot(engine: Engine[Any, Any, Any], name: str, seed: int) -> Bot:
+    """The bot called ``name`` that the game offers, seeded with ``seed``.
+
+    Every game built on the kit names its own players in ``Game.bots`` ("random", and a
+    "greedy" player that knows the game); an engine that names none has no bots.
+    """
+    offered: Mapping[str, BotFactory] = getattr(engine, "bots", {})
+    if name not in offered:
+        raise ValueError(
+            f"unknown bots {name!r}; {engine.info.game} offers {', '.join(sorted(offered))}"
+        )
+    return offered[name](seed)
+
+
 class BotTable:
     """Bots seated at one table, playing it over HTTP one command at a time.
 
-    Each turn the seat to act asks for its legal commands with its own token and sends one
-    with ``expected_version``. Random bots choose among what the gateway lists. Greedy bots
-    look one command ahead, which needs the full state: the driver opened the table with
-    its own seed, so it keeps an exact local mirror (``engines.core.play.Table``) by
-    applying each accepted command, and checks the mirror's version against the
-    gateway's after every command.
+    The bots are the game's own (:func:`game_bot`). They choose on an exact local mirror
+    of the table (``engines.core.play.Table``): the driver opened the table with its own
+    seed, so it applies each accepted command to the mirror and checks the mirror's
+    version against the gateway's after every command. Each turn the seat to act also
+    asks the gateway for its legal commands with its own token, and the bot's choice must
+    be among them; it is sent with ``expected_version``.
     """
 
     def __init__(
@@ -257,8 +332,6 @@ class BotTable:
         bot_seed: int = 0,
         options: dict[str, Any] | None = None,
     ) -> None:
-        if bots not in ("random", "greedy"):
-            raise ValueError(f"unknown bots {bots!r}; choose random or greedy")
         self.client = client
         self.table_id: str = created["table_id"]
         self.game: str = created["game"]
@@ -267,14 +340,13 @@ class BotTable:
         self.version: int = created["version"]
         self.seed_commitment: str = created["seed_commitment"]
         self.engine = engines.get(self.game)
+        self.bot = game_bot(self.engine, bots, bot_seed)
         self.mirror = Table.create(
             self.engine, TableConfig(self.table_id, self.seats, dict(options or {})), seed
         )
         self.status: dict[str, Any] = {}
         self.commands = 0
         self.latencies: list[float] = []
-        self._random = random.Random(bot_seed)
-        self._greedy = GreedyBot(bot_seed) if bots == "greedy" else None
 
     @classmethod
     async def open(
@@ -289,6 +361,7 @@ class BotTable:
     ) -> BotTable:
         """Open a table with ``seed`` (drawn here when absent: the driver needs it for
         its mirror) and seat bots at it."""
+        game_bot(engines.get(game), bots, bot_seed)  # an unknown bot opens no table
         seed = seed if seed is not None else secrets.token_bytes(32)
         created = await client.create_table(game, seats, options=options, seed=seed)
         return cls(client, created, seed, bots, bot_seed, options)
@@ -306,10 +379,14 @@ class BotTable:
         seat = int(status["to_act"][0])
         token = self.tokens[seat]
         legal = await self.client.legal_commands(self.table_id, token)
-        if self._greedy is not None:
-            chosen = to_json(self._greedy.choose(self.engine, self.mirror.state, seat))
-        else:
-            chosen = self._random.choice(legal["commands"])
+        command = self.bot.choose(self.engine, self.mirror.state, seat)
+        listed = {message_bytes(from_json(self.engine.command_type, c)) for c in legal["commands"]}
+        if message_bytes(command) not in listed:
+            raise RuntimeError(
+                f"table {self.table_id}: the mirror's choice is not among the gateway's legal "
+                "commands"
+            )
+        chosen = to_json(command)
         started = clock() if clock else 0.0
         reply = await self.client.command(
             self.table_id, token, f"{self.table_id}.{self.commands}", chosen, legal["version"]
@@ -318,7 +395,7 @@ class BotTable:
             self.latencies.append(clock() - started)
         self.commands += 1
         self.version = reply["version"]
-        self.mirror.execute(seat, from_json(self.engine.command_type, chosen))
+        self.mirror.execute(seat, command)
         # The gateway's log also holds the revealed seed once the game has ended.
         if self.mirror.version not in (self.version, self.version - 1):
             raise RuntimeError(

@@ -3,10 +3,15 @@
 Routes raise :class:`ApiError`; the handlers installed by :func:`install_error_handlers`
 turn it, request validation errors, unknown routes, gRPC failures and Redis outages into
 that shape, so nothing a client sends produces a 500.
+
+Statuses follow one rule: the client's fault is 4xx and retrying it changes nothing; a
+part that is down is 503 with ``Retry-After`` (retrying helps); 500 is left for a bug
+(``server.error`` here, ``engine.error`` when the engine service failed on a request).
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import grpc
@@ -18,7 +23,16 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-__all__ = ["ApiError", "error_body", "install_error_handlers", "status_for_rejection"]
+from engines.core import codes
+
+__all__ = [
+    "SERVICE_STATUS",
+    "ApiError",
+    "ErrorResponse",
+    "error_body",
+    "install_error_handlers",
+    "status_for_rejection",
+]
 
 log = structlog.get_logger("gateway")
 
@@ -27,29 +41,48 @@ class ApiError(Exception):
     """An error with an HTTP status and a stable code."""
 
     def __init__(
-        self, status: int, code: str, message: str, details: dict[str, Any] | None = None
+        self,
+        status: int,
+        code: str,
+        message: str,
+        details: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
     ) -> None:
         super().__init__(f"{code}: {message}")
         self.status = status
         self.code = code
         self.message = message
         self.details = dict(details or {})
+        self.headers = dict(headers or {})
 
 
 def error_body(code: str, message: str, details: dict[str, Any] | None = None) -> dict[str, Any]:
     return {"code": code, "message": message, "details": dict(details or {})}
 
 
+# What a service refusal (engines/core/codes.SERVICE) means over HTTP. Every rule code of
+# every game (codes.RULES and each game's own) is a 422: the move is not allowed now.
+SERVICE_STATUS: dict[str, int] = {
+    codes.COMMAND_MALFORMED.code: 422,
+    codes.COMMAND_ID_REUSED.code: 409,
+    codes.COMMAND_INVALID.code: 422,
+    codes.TABLE_NOT_FOUND.code: 404,
+    codes.TABLE_WRONG_GAME.code: 409,
+    codes.SEAT_INVALID.code: 422,
+    codes.VERSION_CONFLICT.code: 409,
+}
+
+# Seconds a client should wait before retrying a 503.
+RETRY_AFTER_UNAVAILABLE = 1
+
+
 def status_for_rejection(code: str) -> int:
     """The HTTP status of an engine rejection code."""
-    if code in ("version.conflict", "command.id_reused"):
-        return 409
-    if code == "table.not_found":
-        return 404
-    return 422
+    return SERVICE_STATUS.get(code, 422)
 
 
-_GRPC_STATUS = {
+# The engine's refusals of a request are the client's fault: 4xx, never retried.
+_GRPC_REFUSED = {
     grpc.StatusCode.NOT_FOUND: (404, "table.not_found"),
     grpc.StatusCode.INVALID_ARGUMENT: (422, "request.invalid"),
     grpc.StatusCode.OUT_OF_RANGE: (422, "request.out_of_range"),
@@ -57,24 +90,53 @@ _GRPC_STATUS = {
     grpc.StatusCode.ALREADY_EXISTS: (409, "table.exists"),
     grpc.StatusCode.PERMISSION_DENIED: (403, "seat.forbidden"),
 }
+# The engine failed on the request (a bug): retrying the same request will not help.
+_GRPC_FAILED = frozenset(
+    {
+        grpc.StatusCode.UNKNOWN,
+        grpc.StatusCode.INTERNAL,
+        grpc.StatusCode.DATA_LOSS,
+        grpc.StatusCode.UNIMPLEMENTED,
+    }
+)
+
+
+class ErrorResponse(JSONResponse):
+    """JSON with every non-ASCII character escaped: an error may quote what a client sent
+    (a table id, an option name), and no text it sends can make the reply unencodable."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=True, separators=(",", ":")).encode("ascii")
 
 
 def _json(
-    status: int, code: str, message: str, details: dict[str, Any] | None = None
+    status: int,
+    code: str,
+    message: str,
+    details: dict[str, Any] | None = None,
+    headers: dict[str, str] | None = None,
 ) -> JSONResponse:
-    return JSONResponse(status_code=status, content=error_body(code, message, details))
+    return ErrorResponse(
+        status_code=status, content=error_body(code, message, details), headers=headers
+    )
+
+
+def _unavailable(code: str, message: str) -> JSONResponse:
+    return _json(503, code, message, headers={"Retry-After": str(RETRY_AFTER_UNAVAILABLE)})
 
 
 def _validation_details(exc: RequestValidationError) -> dict[str, Any]:
     errors = []
     for error in exc.errors()[:20]:
-        errors.append(
-            {
-                "loc": [str(part) for part in error.get("loc", ())],
-                "msg": str(error.get("msg", "")),
-                "type": str(error.get("type", "")),
-            }
-        )
+        entry = {
+            "loc": [str(part) for part in error.get("loc", ())],
+            "msg": str(error.get("msg", "")),
+            "type": str(error.get("type", "")),
+        }
+        reason = (error.get("ctx") or {}).get("error")
+        if reason:
+            entry["reason"] = str(reason)
+        errors.append(entry)
     return {"errors": errors}
 
 
@@ -83,7 +145,7 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(ApiError)
     async def _api_error(_: Request, exc: ApiError) -> JSONResponse:
-        return _json(exc.status, exc.code, exc.message, exc.details)
+        return _json(exc.status, exc.code, exc.message, exc.details, exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
@@ -95,26 +157,34 @@ def install_error_handlers(app: FastAPI) -> None:
             return _json(404, "route.not_found", "No such endpoint.")
         if exc.status_code == 405:
             return _json(405, "method.not_allowed", "That method is not allowed here.")
+        if exc.status_code == 413:
+            return _json(413, "request.too_large", str(exc.detail))
+        if exc.status_code == 400:
+            # FastAPI's own refusal of a body it cannot parse (bad UTF-8, numbers too long).
+            return _json(400, "request.unreadable", "The body is not readable JSON.")
         code = "request.invalid" if exc.status_code < 500 else "server.error"
         return _json(exc.status_code, code, str(exc.detail))
 
     @app.exception_handler(grpc.aio.AioRpcError)
     async def _grpc(_: Request, exc: grpc.aio.AioRpcError) -> JSONResponse:
-        mapped = _GRPC_STATUS.get(exc.code())
-        if mapped is not None:
-            return _json(mapped[0], mapped[1], exc.details() or mapped[1])
-        log.warning("engine.call_failed", grpc_code=exc.code().name, detail=exc.details())
-        return _json(503, "engine.unavailable", "The game engine is not reachable; retry later.")
+        refused = _GRPC_REFUSED.get(exc.code())
+        if refused is not None:
+            return _json(refused[0], refused[1], exc.details() or refused[1])
+        if exc.code() in _GRPC_FAILED:
+            log.error("engine.call_failed", grpc_code=exc.code().name, detail=exc.details())
+            return _json(500, "engine.error", "The game engine failed on this request.")
+        log.warning("engine.unreachable", grpc_code=exc.code().name, detail=exc.details())
+        return _unavailable("engine.unavailable", "The game engine is not reachable; retry later.")
 
     @app.exception_handler(RedisConnectionError)
     async def _redis_down(_: Request, exc: RedisConnectionError) -> JSONResponse:
         log.warning("redis.unavailable", error=str(exc))
-        return _json(503, "store.unavailable", "The event store is not reachable; retry later.")
+        return _unavailable("store.unavailable", "The event store is not reachable; retry later.")
 
     @app.exception_handler(RedisTimeoutError)
     async def _redis_slow(_: Request, exc: RedisTimeoutError) -> JSONResponse:
         log.warning("redis.timeout", error=str(exc))
-        return _json(503, "store.unavailable", "The event store did not answer in time.")
+        return _unavailable("store.unavailable", "The event store did not answer in time.")
 
     @app.exception_handler(Exception)
     async def _bug(_: Request, exc: Exception) -> JSONResponse:

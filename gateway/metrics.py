@@ -42,12 +42,31 @@ class GatewayMetrics:
             buckets=_LATENCY_BUCKETS,
             registry=self.registry,
         )
+        self.live = Gauge(
+            "bw_gateway_live",
+            "Live streaming: shard readers running, tables followed, SSE subscribers, open"
+            " SSE responses (streams).",
+            ["what"],
+            registry=self.registry,
+        )
+        self.rate_limited = Counter(
+            "bw_gateway_rate_limited",
+            "Requests refused with 429, by budget (address, seat, create).",
+            ["budget"],
+            registry=self.registry,
+        )
         self.projector_lag = Gauge(
             "bw_projector_lag",
             "The projector's lag as it last reported it, one series per reported figure.",
             ["figure"],
             registry=self.registry,
         )
+
+    def record_live(self, readers: int, tables: int, subscribers: int, streams: int) -> None:
+        self.live.labels(what="streams").set(streams)
+        self.live.labels(what="readers").set(readers)
+        self.live.labels(what="tables").set(tables)
+        self.live.labels(what="subscribers").set(subscribers)
 
     def record_projector_lag(self, lag: dict[str, Any]) -> None:
         for figure, value in _numbers(lag):

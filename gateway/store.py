@@ -1,5 +1,5 @@
-"""Everything the gateway reads from Redis: table meta, read models, the lobby, the
-projector's lag, wake-ups for streaming, and the raw log of finished tables.
+"""Everything the gateway reads from Redis: table meta, read models, the projector's lag,
+and the raw log of finished tables (the lobby: ``gateway.lobby``).
 
 Writes never happen here: the engine services append and the projector projects.
 """
@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from cachetools import LRUCache
-from redis.exceptions import ResponseError
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialWithJitterBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from gateway.errors import ApiError
 from proto import common_pb2
@@ -23,12 +25,18 @@ from services.eventstore import (
     Keys,
     TableNotFound,
     connect,
-    lobby_key,
 )
 
 __all__ = ["ReadModel", "ReadStore"]
 
 _META_CACHE = 10_000
+
+# Every read here is idempotent, so a pooled connection that died with a Redis restart is
+# reopened and the read sent again at once, instead of failing the request. Timeouts are
+# not retried: a Redis that does not answer is reported (503), not waited for again.
+READ_RETRY = Retry(
+    ExponentialWithJitterBackoff(cap=0.25, base=0.01), 3, supported_errors=(RedisConnectionError,)
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +63,7 @@ class ReadStore:
 
     @classmethod
     async def open(cls, url: str, shards: int) -> ReadStore:
-        return cls(await connect(url), shards)
+        return cls(await connect(url, retry=READ_RETRY), shards)
 
     async def close(self) -> None:
         close = getattr(self.redis, "aclose", None) or self.redis.close
@@ -106,16 +114,6 @@ class ReadStore:
             await asyncio.sleep(delay)
             delay = min(delay * 2, 0.1)
 
-    async def lobby(self, game: str) -> dict[str, dict[str, Any]]:
-        raw = await self.redis.hgetall(lobby_key(game))
-        lobby: dict[str, dict[str, Any]] = {}
-        for key, value in raw.items():
-            try:
-                lobby[_decode(key)] = json.loads(_decode(value))
-            except ValueError:
-                continue
-        return lobby
-
     async def projector_lag(self) -> dict[str, Any]:
         raw = await self.redis.get(PROJECTOR_LAG_KEY)
         if raw is None:
@@ -125,15 +123,6 @@ class ReadStore:
         except ValueError:
             return {}
         return lag if isinstance(lag, dict) else {"lag": lag}
-
-    async def wait_for_events(self, table_id: str, after: int, block_ms: int) -> bool:
-        """Block until the table's stream has an entry past version ``after``."""
-        key = self.keys(table_id).events
-        try:
-            reply = await self.redis.xread({key: f"{after}-1"}, count=1, block=block_ms)
-        except ResponseError:
-            return False
-        return bool(reply)
 
     async def log(self, table_id: str) -> list[common_pb2.StoredEvent]:
         """The whole stored log, unredacted (only ever served for finished tables)."""

@@ -379,6 +379,8 @@ class TableMeta(_message.Message):
     TOKEN_HASHES_FIELD_NUMBER: _builtins.int
     SEED_COMMITMENT_FIELD_NUMBER: _builtins.int
     CREATED_MS_FIELD_NUMBER: _builtins.int
+    SEAT_BOTS_FIELD_NUMBER: _builtins.int
+    CLOCK_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     game: _builtins.str
     seats: _builtins.int
@@ -393,6 +395,16 @@ class TableMeta(_message.Message):
     def token_hashes(self) -> _containers.RepeatedScalarFieldContainer[_builtins.bytes]:
         """sha256 of each seat's secret token, in seat order."""
 
+    @_builtins.property
+    def seat_bots(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Per seat, in seat order: empty for a person, else the name of the game's bot that
+        plays that seat (one of the engine's `bots`, e.g. "greedy").
+        """
+
+    @_builtins.property
+    def clock(self) -> Global___TurnClock:
+        """The table's turn clock; absent: no time limit."""
+
     def __init__(
         self,
         *,
@@ -403,11 +415,46 @@ class TableMeta(_message.Message):
         token_hashes: _abc.Iterable[_builtins.bytes] | None = ...,
         seed_commitment: _builtins.bytes = ...,
         created_ms: _builtins.int = ...,
+        seat_bots: _abc.Iterable[_builtins.str] | None = ...,
+        clock: Global___TurnClock | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["created_ms", b"created_ms", "game", b"game", "options", b"options", "seats", b"seats", "seed_commitment", b"seed_commitment", "table_id", b"table_id", "token_hashes", b"token_hashes"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "created_ms", b"created_ms", "game", b"game", "options", b"options", "seat_bots", b"seat_bots", "seats", b"seats", "seed_commitment", b"seed_commitment", "table_id", b"table_id", "token_hashes", b"token_hashes"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___TableMeta: _TypeAlias = TableMeta  # noqa: Y015
+
+@_typing.final
+class TurnClock(_message.Message):
+    """A time limit on each turn (and on each seat's whole game, as chess clocks do). Time
+    never enters the rules: when a limit passes, a scheduler sends the timeout as a command
+    naming the deadline it enforced, so replay and audit stay deterministic.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TURN_SECONDS_FIELD_NUMBER: _builtins.int
+    TOTAL_SECONDS_FIELD_NUMBER: _builtins.int
+    ON_TIMEOUT_FIELD_NUMBER: _builtins.int
+    turn_seconds: _builtins.int
+    """Seconds a seat has for one turn; 0: no per-turn limit."""
+    total_seconds: _builtins.int
+    """Seconds a seat has in all, over the whole game; 0: no total."""
+    on_timeout: _builtins.str
+    """What happens when a seat runs out: "bot" (its bot plays the turn) or "forfeit"."""
+    def __init__(
+        self,
+        *,
+        turn_seconds: _builtins.int = ...,
+        total_seconds: _builtins.int = ...,
+        on_timeout: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["on_timeout", b"on_timeout", "total_seconds", b"total_seconds", "turn_seconds", b"turn_seconds"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TurnClock: _TypeAlias = TurnClock  # noqa: Y015

@@ -48,6 +48,8 @@ class CreateTableRequest(_message.Message):
     OPTIONS_FIELD_NUMBER: _builtins.int
     SEED_FIELD_NUMBER: _builtins.int
     TOKEN_HASHES_FIELD_NUMBER: _builtins.int
+    SEAT_BOTS_FIELD_NUMBER: _builtins.int
+    CLOCK_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     seats: _builtins.int
     seed: _builtins.bytes
@@ -58,6 +60,12 @@ class CreateTableRequest(_message.Message):
 
     @_builtins.property
     def token_hashes(self) -> _containers.RepeatedScalarFieldContainer[_builtins.bytes]: ...
+    @_builtins.property
+    def seat_bots(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """See TableMeta.seat_bots and TableMeta.clock."""
+
+    @_builtins.property
+    def clock(self) -> _common_pb2.TurnClock: ...
     def __init__(
         self,
         *,
@@ -66,10 +74,12 @@ class CreateTableRequest(_message.Message):
         options: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
         seed: _builtins.bytes = ...,
         token_hashes: _abc.Iterable[_builtins.bytes] | None = ...,
+        seat_bots: _abc.Iterable[_builtins.str] | None = ...,
+        clock: _common_pb2.TurnClock | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["options", b"options", "seats", b"seats", "seed", b"seed", "table_id", b"table_id", "token_hashes", b"token_hashes"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "options", b"options", "seat_bots", b"seat_bots", "seats", b"seats", "seed", b"seed", "table_id", b"table_id", "token_hashes", b"token_hashes"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

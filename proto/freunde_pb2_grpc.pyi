@@ -4,7 +4,7 @@ isort:skip_file
 Freunde (Takenoko in online terms): commands are orders, events are past tense.
 
 Hidden ids are 0: a redacted event keeps how many cards or tiles there were and
-clears which ones (see engines/freunde/engine.py › redact).
+clears which ones (see engines/freunde/redaction.py).
 """
 
 from collections import abc as _abc

@@ -651,6 +651,7 @@ class GameSetUp(_message.Message):
     GAIRY_TILES_PER_TURN_FIELD_NUMBER: _builtins.int
     DRAFT_CHARACTERS_FIELD_NUMBER: _builtins.int
     DRAFT_FARMHOUSES_FIELD_NUMBER: _builtins.int
+    CHALLENGE_FIELD_NUMBER: _builtins.int
     seats: _builtins.int
     draft: _builtins.bool
     first_game: _builtins.bool
@@ -658,6 +659,10 @@ class GameSetUp(_message.Message):
     market_small: _builtins.str
     gairy_tiles_per_turn: _builtins.int
     """Mayor Gairy plays (1-2 players); tiles per turn (2 solo)."""
+    challenge: _builtins.str
+    """Solo Challenge Almanac: the challenge played ("" for none); its starting goods follow
+    as a ResourcesChanged with reason "challenge".
+    """
     @_builtins.property
     def deals(self) -> _containers.RepeatedCompositeFieldContainer[Global___SeatDeal]: ...
     @_builtins.property
@@ -683,10 +688,11 @@ class GameSetUp(_message.Message):
         gairy_tiles_per_turn: _builtins.int = ...,
         draft_characters: _abc.Iterable[_builtins.str] | None = ...,
         draft_farmhouses: _abc.Iterable[_builtins.str] | None = ...,
+        challenge: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["deals", b"deals", "draft", b"draft", "draft_characters", b"draft_characters", "draft_farmhouses", b"draft_farmhouses", "first_game", b"first_game", "gairy_tiles_per_turn", b"gairy_tiles_per_turn", "market_large", b"market_large", "market_small", b"market_small", "seats", b"seats", "workshop", b"workshop"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["challenge", b"challenge", "deals", b"deals", "draft", b"draft", "draft_characters", b"draft_characters", "draft_farmhouses", b"draft_farmhouses", "first_game", b"first_game", "gairy_tiles_per_turn", b"gairy_tiles_per_turn", "market_large", b"market_large", "market_small", b"market_small", "seats", b"seats", "workshop", b"workshop"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -1135,6 +1141,10 @@ Global___LandCleared: _TypeAlias = LandCleared  # noqa: Y015
 
 @_typing.final
 class BuildingRevealed(_message.Message):
+    """Mayor Gairy's Workshop visit: a building from the stacks goes to `slot`, the highest
+    empty Workshop space; -1 when the Workshop was full and it was discarded.
+    """
+
     DESCRIPTOR: _descriptor.Descriptor
 
     BUILDING_FIELD_NUMBER: _builtins.int
@@ -1249,6 +1259,34 @@ class PieceMoved(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___PieceMoved: _TypeAlias = PieceMoved  # noqa: Y015
+
+@_typing.final
+class WorkshopShifted(_message.Message):
+    """Sunset Phase 2: every Workshop building moved one row down; `workshop` is the six
+    slots after the move, `discarded` the buildings shifted out of the 1-cost row.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    WORKSHOP_FIELD_NUMBER: _builtins.int
+    DISCARDED_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def workshop(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    @_builtins.property
+    def discarded(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]: ...
+    def __init__(
+        self,
+        *,
+        workshop: _abc.Iterable[_builtins.str] | None = ...,
+        discarded: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["discarded", b"discarded", "workshop", b"workshop"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___WorkshopShifted: _TypeAlias = WorkshopShifted  # noqa: Y015
 
 @_typing.final
 class RoundEnded(_message.Message):
@@ -1366,6 +1404,7 @@ class Event(_message.Message):
     ROUND_ENDED_FIELD_NUMBER: _builtins.int
     GAME_FINISHED_FIELD_NUMBER: _builtins.int
     STARTS_REVEALED_FIELD_NUMBER: _builtins.int
+    WORKSHOP_SHIFTED_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def game_set_up(self) -> Global___GameSetUp: ...
     @_builtins.property
@@ -1412,6 +1451,8 @@ class Event(_message.Message):
     def game_finished(self) -> Global___GameFinished: ...
     @_builtins.property
     def starts_revealed(self) -> Global___StartsRevealed: ...
+    @_builtins.property
+    def workshop_shifted(self) -> Global___WorkshopShifted: ...
     def __init__(
         self,
         *,
@@ -1438,12 +1479,13 @@ class Event(_message.Message):
         round_ended: Global___RoundEnded | None = ...,
         game_finished: Global___GameFinished | None = ...,
         starts_revealed: Global___StartsRevealed | None = ...,
+        workshop_shifted: Global___WorkshopShifted | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["building_built", b"building_built", "building_revealed", b"building_revealed", "crop_placed", b"crop_placed", "crop_returned", b"crop_returned", "crops_harvested", b"crops_harvested", "draft_picked", b"draft_picked", "forest_die_rolled", b"forest_die_rolled", "gairy_tile_drawn", b"gairy_tile_drawn", "game_finished", b"game_finished", "game_set_up", b"game_set_up", "kind", b"kind", "land_cleared", b"land_cleared", "piece_moved", b"piece_moved", "resources_changed", b"resources_changed", "round_ended", b"round_ended", "start_kept", b"start_kept", "starts_revealed", b"starts_revealed", "step_finished", b"step_finished", "sunrise_revealed", b"sunrise_revealed", "sunrise_taken", b"sunrise_taken", "task_resolved", b"task_resolved", "tasks_granted", b"tasks_granted", "turn_began", b"turn_began", "worker_placed", b"worker_placed"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["building_built", b"building_built", "building_revealed", b"building_revealed", "crop_placed", b"crop_placed", "crop_returned", b"crop_returned", "crops_harvested", b"crops_harvested", "draft_picked", b"draft_picked", "forest_die_rolled", b"forest_die_rolled", "gairy_tile_drawn", b"gairy_tile_drawn", "game_finished", b"game_finished", "game_set_up", b"game_set_up", "kind", b"kind", "land_cleared", b"land_cleared", "piece_moved", b"piece_moved", "resources_changed", b"resources_changed", "round_ended", b"round_ended", "start_kept", b"start_kept", "starts_revealed", b"starts_revealed", "step_finished", b"step_finished", "sunrise_revealed", b"sunrise_revealed", "sunrise_taken", b"sunrise_taken", "task_resolved", b"task_resolved", "tasks_granted", b"tasks_granted", "turn_began", b"turn_began", "worker_placed", b"worker_placed", "workshop_shifted", b"workshop_shifted"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["building_built", b"building_built", "building_revealed", b"building_revealed", "crop_placed", b"crop_placed", "crop_returned", b"crop_returned", "crops_harvested", b"crops_harvested", "draft_picked", b"draft_picked", "forest_die_rolled", b"forest_die_rolled", "gairy_tile_drawn", b"gairy_tile_drawn", "game_finished", b"game_finished", "game_set_up", b"game_set_up", "kind", b"kind", "land_cleared", b"land_cleared", "piece_moved", b"piece_moved", "resources_changed", b"resources_changed", "round_ended", b"round_ended", "start_kept", b"start_kept", "starts_revealed", b"starts_revealed", "step_finished", b"step_finished", "sunrise_revealed", b"sunrise_revealed", "sunrise_taken", b"sunrise_taken", "task_resolved", b"task_resolved", "tasks_granted", b"tasks_granted", "turn_began", b"turn_began", "worker_placed", b"worker_placed"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["building_built", b"building_built", "building_revealed", b"building_revealed", "crop_placed", b"crop_placed", "crop_returned", b"crop_returned", "crops_harvested", b"crops_harvested", "draft_picked", b"draft_picked", "forest_die_rolled", b"forest_die_rolled", "gairy_tile_drawn", b"gairy_tile_drawn", "game_finished", b"game_finished", "game_set_up", b"game_set_up", "kind", b"kind", "land_cleared", b"land_cleared", "piece_moved", b"piece_moved", "resources_changed", b"resources_changed", "round_ended", b"round_ended", "start_kept", b"start_kept", "starts_revealed", b"starts_revealed", "step_finished", b"step_finished", "sunrise_revealed", b"sunrise_revealed", "sunrise_taken", b"sunrise_taken", "task_resolved", b"task_resolved", "tasks_granted", b"tasks_granted", "turn_began", b"turn_began", "worker_placed", b"worker_placed", "workshop_shifted", b"workshop_shifted"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["game_set_up", "start_kept", "draft_picked", "sunrise_revealed", "sunrise_taken", "tasks_granted", "task_resolved", "resources_changed", "turn_began", "worker_placed", "gairy_tile_drawn", "crop_placed", "crop_returned", "crops_harvested", "land_cleared", "building_revealed", "building_built", "forest_die_rolled", "step_finished", "piece_moved", "round_ended", "game_finished", "starts_revealed"]  # noqa: Y015
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["game_set_up", "start_kept", "draft_picked", "sunrise_revealed", "sunrise_taken", "tasks_granted", "task_resolved", "resources_changed", "turn_began", "worker_placed", "gairy_tile_drawn", "crop_placed", "crop_returned", "crops_harvested", "land_cleared", "building_revealed", "building_built", "forest_die_rolled", "step_finished", "piece_moved", "round_ended", "game_finished", "starts_revealed", "workshop_shifted"]  # noqa: Y015
     _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
 

@@ -11,6 +11,9 @@ from __future__ import annotations
 from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from services.eventstore.durability import Durability, DurabilityMode
+from services.projector.retention import FINISHED_TTL_S
+
 __all__ = ["DeploymentSettings", "Settings", "format_engine_addrs", "parse_engine_addrs"]
 
 
@@ -77,3 +80,21 @@ class Settings(DeploymentSettings):
     health_every_s: float = Field(default=2.0, gt=0, validation_alias="BW_HEALTH_EVERY_S")
     # Pause before a failed command is tried again.
     retry_delay_ms: int = Field(default=500, ge=0, validation_alias="BW_RETRY_DELAY_MS")
+    # Dead letters kept per shard: the newest this many, older ones dropped.
+    dead_letters_max: int = Field(default=10_000, ge=1, validation_alias="BW_DEAD_LETTERS_MAX")
+    # When an append counts as stored: "local" or "replicas" (services/eventstore/durability.py).
+    durability_mode: DurabilityMode = Field(
+        default=DurabilityMode.LOCAL, validation_alias="BW_DURABILITY"
+    )
+    durability_replicas: int = Field(default=1, ge=1, validation_alias="BW_DURABILITY_REPLICAS")
+    durability_timeout_ms: int = Field(
+        default=2000, ge=1, validation_alias="BW_DURABILITY_TIMEOUT_MS"
+    )
+    # A finished table's views, snapshot, command ids and lobby entry live this long.
+    finished_ttl_s: int = Field(default=FINISHED_TTL_S, ge=1, validation_alias="BW_FINISHED_TTL_S")
+
+    @property
+    def durability(self) -> Durability:
+        return Durability(
+            self.durability_mode, self.durability_replicas, self.durability_timeout_ms
+        )

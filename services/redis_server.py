@@ -16,6 +16,8 @@ acknowledged writes may be lost on power failure.
 
 :class:`RedisCluster` starts N cluster-enabled masters on loopback and assigns the 16384
 slots evenly among them: the smallest real Redis Cluster, for tests of cross-slot safety.
+With ``replicas`` each master gets that many replicas, and a master that dies is
+replaced by one of them (after ``node_timeout_ms``): the failover tests' cluster.
 """
 
 from __future__ import annotations
@@ -29,13 +31,15 @@ import socket
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from functools import partial
 from pathlib import Path
 from types import TracebackType
 from typing import Literal, Self
 
 import redis
 from redis.backoff import NoBackoff
+from redis.crc import key_slot
 from redis.retry import Retry
 
 __all__ = [
@@ -272,6 +276,16 @@ class RedisServer(Started):
         tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
         return f"redis-server on port {self.port} {what}: {stderr.strip()} {tail.strip()}"
 
+    def kill(self) -> None:
+        """SIGKILL the server, as a crash would: nothing is flushed, no goodbye is said."""
+        process, self._process = self._process, None
+        if process is None:
+            return
+        process.kill()
+        process.wait()
+        if process.stderr is not None:
+            process.stderr.close()
+
     def stop(self) -> None:
         """SHUTDOWN (the AOF is flushed and fsynced), then wait; terminate if it hangs."""
         process, self._process = self._process, None
@@ -320,10 +334,12 @@ def redis_url_or_private(data_dir: Path | None = None) -> Iterator[str]:
 
 
 class RedisCluster(Started):
-    """``nodes`` cluster-enabled masters on loopback, slots split evenly, no replicas.
+    """``nodes`` cluster-enabled masters on loopback, slots split evenly, each with
+    ``replicas`` replicas (none by default).
 
-    Formed with CLUSTER ADDSLOTSRANGE and CLUSTER MEET (no ``redis-cli`` needed);
-    :meth:`start` returns once every node reports ``cluster_state:ok``.
+    Formed with CLUSTER ADDSLOTSRANGE, CLUSTER MEET and CLUSTER REPLICATE (no
+    ``redis-cli`` needed); :meth:`start` returns once every node reports
+    ``cluster_state:ok`` and every replica's link to its master is up.
     """
 
     def __init__(
@@ -331,12 +347,18 @@ class RedisCluster(Started):
         nodes: int = 3,
         data_dir: Path | None = None,
         *,
+        replicas: int = 0,
+        node_timeout_ms: int = 5000,
         appendfsync: AppendFsync = "everysec",
         binary: str | None = None,
     ) -> None:
         if nodes < 1:
             raise ValueError("a cluster needs at least one node")
+        if replicas < 0:
+            raise ValueError("replicas cannot be negative")
         self.node_count = nodes
+        self.replicas = replicas
+        self.node_timeout_ms = node_timeout_ms
         self.data_dir = data_dir
         self.appendfsync: AppendFsync = appendfsync
         self.binary = binary
@@ -356,7 +378,7 @@ class RedisCluster(Started):
     def start(self, timeout_s: float = 30.0) -> Self:
         """Start the nodes, assign slots, join them and wait for ``cluster_state:ok``."""
         try:
-            for index in range(self.node_count):
+            for index in range(self.node_count * (1 + self.replicas)):
                 node_dir = None if self.data_dir is None else self.data_dir / f"node{index}"
                 server = RedisServer(
                     node_dir,
@@ -368,7 +390,10 @@ class RedisCluster(Started):
                         "--cluster-config-file",
                         f"nodes-{index}.conf",
                         "--cluster-node-timeout",
-                        "5000",
+                        str(self.node_timeout_ms),
+                        # A replica's first sync starts at once, not 5 s later.
+                        "--repl-diskless-sync-delay",
+                        "0",
                     ),
                 )
                 self.servers.append(server.start())
@@ -380,22 +405,62 @@ class RedisCluster(Started):
 
     def _form(self, timeout_s: float) -> None:
         clients = [redis.Redis(host="127.0.0.1", port=port) for port in self.ports]
+        masters = clients[: self.node_count]
+        deadline = time.monotonic() + timeout_s
+
+        def wait_for(what: str, done: Callable[[], bool]) -> None:
+            while not done():
+                if time.monotonic() > deadline:
+                    raise RedisServerError(f"cluster on ports {self.ports}: {what}")
+                time.sleep(0.05)
+
         try:
-            for index, client in enumerate(clients):
+            for index, client in enumerate(masters):
                 first, last = _slot_range(index, self.node_count)
                 client.execute_command("CLUSTER", "ADDSLOTSRANGE", first, last)
             for port in self.ports[1:]:
                 clients[0].execute_command("CLUSTER", "MEET", "127.0.0.1", port)
-            deadline = time.monotonic() + timeout_s
-            while not all(_cluster_ok(client, self.node_count) for client in clients):
-                if time.monotonic() > deadline:
-                    raise RedisServerError(f"cluster on ports {self.ports} did not become ok")
-                time.sleep(0.05)
+            total = len(clients)
+            wait_for("nodes did not meet", lambda: all(_known(c) == total for c in clients))
+            ids = [_text(master.execute_command("CLUSTER", "MYID")) for master in masters]
+            for index, client in enumerate(clients[self.node_count :]):
+                master_id = ids[index % self.node_count]
+                # A replica may not have heard of its master from gossip yet: try again.
+                wait_for("a replica did not attach", partial(_replicate, client, master_id))
+            wait_for("it did not become ok", lambda: all(_cluster_ok(c, total) for c in clients))
+            wait_for(
+                "a replica's link stayed down",
+                lambda: all(_link_up(c) for c in clients[self.node_count :]),
+            )
         except redis.ResponseError as error:
             raise RedisServerError(f"cannot form a cluster: {error}") from error
         finally:
             for client in clients:
                 client.close()
+
+    def primary_for(self, key: str) -> RedisServer:
+        """The running server that is the master of ``key``'s slot now."""
+        slot = key_slot(key.encode())
+        for server in self.servers:
+            if not server.running:
+                continue
+            with redis.Redis(host="127.0.0.1", port=server.port, socket_timeout=2.0) as client:
+                for first, last, master, *_ in client.execute_command("CLUSTER", "SLOTS"):
+                    if first <= slot <= last:
+                        port = int(master[1])
+                        return next(s for s in self.servers if s.port == port)
+        raise RedisServerError(f"no running node serves slot {slot}")
+
+    def replicas_of(self, primary: RedisServer) -> list[RedisServer]:
+        """The servers replicating ``primary`` now."""
+        with redis.Redis(host="127.0.0.1", port=primary.port, socket_timeout=2.0) as client:
+            info = client.info("replication")
+        ports = {
+            int(value["port"])
+            for key, value in info.items()
+            if key.startswith("slave") and isinstance(value, dict)
+        }
+        return [server for server in self.servers if server.port in ports]
 
     def stop(self) -> None:
         for server in self.servers:
@@ -410,10 +475,36 @@ def _slot_range(index: int, nodes: int) -> tuple[int, int]:
     return first, last
 
 
+def _text(raw: object) -> str:
+    return raw.decode() if isinstance(raw, bytes) else str(raw)
+
+
+def _cluster_info(client: redis.Redis) -> dict[str, str]:
+    text = _text(client.execute_command("CLUSTER", "INFO"))
+    return dict(line.split(":", 1) for line in text.split() if ":" in line)
+
+
+def _known(client: redis.Redis) -> int:
+    return int(_cluster_info(client).get("cluster_known_nodes", 0))
+
+
 def _cluster_ok(client: redis.Redis, nodes: int) -> bool:
-    raw = client.execute_command("CLUSTER", "INFO")
-    text = raw.decode() if isinstance(raw, bytes) else str(raw)
-    fields = dict(line.split(":", 1) for line in text.split() if ":" in line)
+    fields = _cluster_info(client)
     return (
         fields.get("cluster_state") == "ok" and int(fields.get("cluster_known_nodes", 0)) == nodes
     )
+
+
+def _replicate(client: redis.Redis, master_id: str) -> bool:
+    try:
+        client.execute_command("CLUSTER", "REPLICATE", master_id)
+    except redis.ResponseError as error:
+        if "Unknown node" in str(error):
+            return False
+        raise
+    return True
+
+
+def _link_up(replica: redis.Redis) -> bool:
+    info = replica.info("replication")
+    return info.get("role") == "slave" and info.get("master_link_status") == "up"

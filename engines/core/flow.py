@@ -86,13 +86,18 @@ class Flow(Generic[S]):
         except KeyError:
             raise LookupError(f"the flow has no stage {name!r}") from None
 
-    def seats_to_act(self, state: S) -> tuple[int, ...]:
-        """The seats that may send a command now (none once the game is over)."""
+    def now(self, state: S) -> tuple[Stage[S] | None, tuple[int, ...]]:
+        """The stage ``state`` is in (``None`` once the game is over) and the seats that
+        may send a command there: both at once, for callers that need both."""
         if self.finished(state):
-            return ()
+            return None, ()
         stage = self.stage(state)
         seats = stage.to_act if stage.to_act is not None else self.to_act
-        return tuple(seats(state))
+        return stage, tuple(seats(state))
+
+    def seats_to_act(self, state: S) -> tuple[int, ...]:
+        """The seats that may send a command now (none once the game is over)."""
+        return self.now(state)[1]
 
     def kinds(self) -> frozenset[str]:
         """Every command kind some stage accepts."""

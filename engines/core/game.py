@@ -196,10 +196,10 @@ def menus(words: Sequence[MoveWords], size: int = MENU_SIZE) -> list[tuple[str, 
 
 
 def command_of(command_type: type[C], kind: str, body: Message) -> C:
-    """The game's ``Command`` holding ``body`` as its ``kind`` (an empty body counts)."""
+    """The game's ``Command`` holding a copy of ``body`` as its ``kind`` (an empty body
+    counts: copying into the field marks it present)."""
     command = command_type()
-    getattr(command, kind).SetInParent()
-    getattr(command, kind).MergeFrom(body)
+    getattr(command, kind).CopyFrom(body)
     return command
 
 
@@ -290,14 +290,14 @@ class Game(Generic[S, C, E]):
         return events + self._advanced(state, events, rng)
 
     def _admitted(self, state: S, command: C, seat: int) -> tuple[str, Move[S]]:
-        if self.flow.finished(state):
+        stage, seats = self.flow.now(state)
+        if stage is None:
             raise codes.GAME_OVER()
-        if seat not in self.flow.seats_to_act(state):
+        if seat not in seats:
             raise codes.TURN_NOT_YOURS()
         kind = command.WhichOneof(self._oneof)
         if kind is None:
             raise codes.COMMAND_EMPTY()
-        stage = self.flow.stage(state)
         if kind not in stage.commands:
             raise codes.COMMAND_NOT_NOW(waiting_for=stage.message(state))
         return kind, self.moves[kind]
@@ -311,14 +311,21 @@ class Game(Generic[S, C, E]):
 
     def legal_commands(self, state: S, seat: int) -> list[C]:
         """Every command ``decide`` accepts from ``seat`` now, in the stage's order."""
-        if seat not in self.flow.seats_to_act(state):
+        stage, seats = self.flow.now(state)
+        if stage is None or seat not in seats:
             return []
         listed: list[C] = []
-        for kind in self.flow.stage(state).commands:
+        make = self.command_type
+        for kind in stage.commands:
             move = self.moves[kind]
-            for body in move.candidates(state, seat):
-                if move.exact or self._accepts(move, state, body, seat):
-                    listed.append(command_of(self.command_type, kind, body))
+            bodies = move.candidates(state, seat)
+            if not move.exact:
+                bodies = [b for b in bodies if self._accepts(move, state, b, seat)]
+            for body in bodies:
+                # command_of, spelled out: this loop builds every listed command.
+                command = make()
+                getattr(command, kind).CopyFrom(body)
+                listed.append(command)
         return listed
 
     @staticmethod
@@ -345,12 +352,13 @@ class Game(Generic[S, C, E]):
 
     def view(self, state: S, seat: int | None) -> dict[str, Any]:
         """The common envelope (:mod:`engines.core.view`) around the game's own parts."""
+        stage, seats = self.flow.now(state)
         return envelope(
             game=self.game,
             viewer=seat,
-            stage=self.stage_name(state),
-            to_act=self.flow.seats_to_act(state),
-            finished=self.flow.finished(state),
+            stage="finished" if stage is None else stage.name,
+            to_act=seats,
+            finished=stage is None,
             board=self._board(state, seat),
             players=self._players(state, seat),
             private=self._private(state, seat) if seat is not None else None,
@@ -367,10 +375,11 @@ class Game(Generic[S, C, E]):
 
     def outcome(self, state: S) -> Outcome:
         standing = self._standing(state)
-        finished = self.flow.finished(state)
+        stage, seats = self.flow.now(state)
+        finished = stage is None
         return Outcome(
-            phase=self.stage_name(state),
-            to_act=self.flow.seats_to_act(state),
+            phase="finished" if stage is None else stage.name,
+            to_act=seats,
             finished=finished,
             scores=standing.scores,
             winners=standing.winners if finished else (),

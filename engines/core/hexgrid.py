@@ -38,6 +38,7 @@ Edge = tuple[Hex, Hex]
 Vertex = tuple[Hex, Hex, Hex]
 
 DIRECTIONS: tuple[Hex, ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+_DIRECTION_INDEX: dict[Hex, int] = {d: i for i, d in enumerate(DIRECTIONS)}
 
 
 def add(a: Hex, b: Hex) -> Hex:
@@ -111,11 +112,20 @@ def edges_of(h: Hex) -> tuple[Edge, ...]:
 
 
 def edge_vertices(e: Edge) -> tuple[Vertex, Vertex]:
-    """The two corners at the ends of a side: each shared with one more hex."""
+    """The two corners at the ends of a side: each shared with one more hex.
+
+    The hexes next to both ``a`` and ``b`` lie one direction either side of the step
+    from ``a`` to ``b``; the corners come in the order of those directions.
+    """
     a, b = e
-    around_b = set(neighbours(b))
-    first, second = (_corner(a, b, c) for c in neighbours(a) if c in around_b)
-    return first, second
+    step = _DIRECTION_INDEX.get((b[0] - a[0], b[1] - a[1]))
+    if step is None:
+        raise ValueError(f"{a} and {b} share no side")
+    first, second = sorted(((step - 1) % 6, (step + 1) % 6))
+    return (
+        _corner(a, b, add(a, DIRECTIONS[first])),
+        _corner(a, b, add(a, DIRECTIONS[second])),
+    )
 
 
 def _corner(a: Hex, b: Hex, c: Hex) -> Vertex:

@@ -16,7 +16,7 @@ from engines.core import hexgrid
 from engines.core.errors import RuleViolation
 from engines.core.rng import Rng
 from engines.freunde.content import OBJECTIVES, TILES, Objective
-from engines.freunde.endgame import score
+from engines.freunde.game_end import score
 from engines.freunde.garden import improvement_at
 from engines.freunde.objectives import HAND_LIMIT
 from engines.freunde.state import FreundeState
@@ -29,17 +29,19 @@ _SCORE_WEIGHT = 100.0
 _CARD_IN_HAND = 1.5
 _BLIND_DRAW = 1.0
 _BAMBOO_IN_RESERVE = 0.3
+_BAMBOO_HOARDED = 0.3
+_SPARE_BAMBOO = 2
 
 
 def _panda_closeness(state: FreundeState, seat: int, obj: Objective) -> float:
-    have = state.eaten[seat]
+    have = state.players[seat].bamboo
     return sum(min(h, n) for h, n in zip(have, obj.bamboo, strict=True)) / sum(obj.bamboo)
 
 
 def _gardener_closeness(state: FreundeState, obj: Objective) -> float:
-    plots = dict(state.plots)
+    plots = state.garden.plots
     heights = []
-    for h, height in state.bamboo:
+    for h, height in state.garden.bamboo.items():
         if TILES[plots[h]].colour != obj.colour or height > obj.height:
             continue
         if obj.improvement in ("any", improvement_at(state, h)):
@@ -49,7 +51,8 @@ def _gardener_closeness(state: FreundeState, obj: Objective) -> float:
 
 
 def _plot_closeness(state: FreundeState, obj: Objective) -> float:
-    colours = {h: TILES[t].colour for h, t in state.plots}
+    colours = {h: TILES[t].colour for h, t in state.garden.plots.items()}
+    irrigated = state.garden.irrigated
     best = 0
     for steps in range(6):
         cells = [(hexgrid.rotate(c, steps), colour) for c, colour in obj.cells]
@@ -60,7 +63,7 @@ def _plot_closeness(state: FreundeState, obj: Objective) -> float:
             for offset, wanted in cells:
                 at = hexgrid.add(anchor, offset)
                 if colours.get(at) == wanted:
-                    found += 2 if at in state.irrigated else 1
+                    found += 2 if (at, wanted) in irrigated else 1
             best = max(best, found)
     return best / (2 * len(obj.cells))
 
@@ -75,11 +78,26 @@ def closeness(state: FreundeState, seat: int, card: int) -> float:
     return _plot_closeness(state, obj)
 
 
+def _stock(state: FreundeState, seat: int) -> float:
+    """What the reserve's bamboo is worth: the sections panda cards could still use
+    (what the hand's panda cards ask for, and a little more of each colour for cards to
+    come) count for; hoarding beyond that counts against, since eaten bamboo only goes
+    back to the supply through panda cards, and an empty supply grows nothing."""
+    wanted = [_SPARE_BAMBOO] * 3
+    for card in state.players[seat].hand:
+        for index, need in enumerate(OBJECTIVES[card].bamboo):
+            wanted[index] += need
+    worth = 0.0
+    for have, cap in zip(state.players[seat].bamboo, wanted, strict=True):
+        worth += _BAMBOO_IN_RESERVE * min(have, cap) - _BAMBOO_HOARDED * max(0, have - cap)
+    return worth
+
+
 def _worth(state: FreundeState, seat: int) -> float:
-    hand = state.hands[seat]
+    hand = state.players[seat].hand
     # Squared, so finishing a nearly done card beats starting a new one.
     progress = sum(OBJECTIVES[c].points * closeness(state, seat, c) ** 2 for c in hand)
-    stock = _BAMBOO_IN_RESERVE * sum(state.eaten[seat])
+    stock = _stock(state, seat)
     return _SCORE_WEIGHT * score(state, seat) + progress + _CARD_IN_HAND * len(hand) + stock
 
 
@@ -115,7 +133,7 @@ class GreedyFreundeBot:
     ) -> float:
         kind = command.WhichOneof("kind")
         if kind in _BLIND:
-            room = kind == "draw_plots" or len(state.hands[seat]) < HAND_LIMIT - 1
+            room = kind == "draw_plots" or len(state.players[seat].hand) < HAND_LIMIT - 1
             return now + (_BLIND_DRAW if room else 0.0)
         try:
             events = engine.decide(state, command, seat, Rng(b"freunde-greedy", "bot", 0))

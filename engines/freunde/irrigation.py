@@ -1,28 +1,31 @@
-"""Irrigation channels (rulebook › Irrigation channels; Takenoko's network geometry).
+"""Available actions › Irrigation, and Irrigation channels (Takenoko's network geometry).
 
-Channels lie on the sides between two tiles. The pond's six sides are the network's
-source: a channel may be placed where one of its two end corners touches the pond or
-the end of a channel already placed. A plot is irrigated when it touches the pond,
-when one of its sides carries a channel, or when it has a watershed; a plot
-irrigated for the first time grows one bamboo. A watershed waters its plot but is no
-source for channels.
+Taking a channel is an action; placing one from the reserve is free. Channels lie on
+the sides between two tiles. The pond's six sides are the network's source: a channel
+may be placed where one of its two end corners touches the pond or the end of a
+channel already placed. A plot is irrigated when it touches the pond, when one of its
+sides carries a channel, or when it has a watershed; a plot irrigated for the first
+time grows one bamboo. A watershed waters its plot but is no source for channels.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 
 from engines.core import hexgrid
-from engines.core.errors import RuleViolation
-from engines.core.hexgrid import Edge, Hex
-from engines.freunde import wire
-from engines.freunde.garden import grow, tiles_present
+from engines.core.hexgrid import Edge, Hex, Vertex
+from engines.freunde import codes, wire
+from engines.freunde.actions import check_action, fits_in_turn
+from engines.freunde.garden import grow, is_irrigated, tiles_present
 from engines.freunde.state import POND, FreundeState
 from proto import freunde_pb2 as pb
 
 __all__ = [
-    "channel_spots",
+    "channel_placements",
     "first_irrigation",
+    "grown_events",
+    "irrigation_takings",
     "is_irrigated_by",
     "place_irrigation",
     "take_irrigation",
@@ -36,22 +39,8 @@ def is_irrigated_by(h: Hex, channels: frozenset[Edge], improvement: str) -> bool
     return any(e in channels for e in hexgrid.edges_of(h))
 
 
-def first_irrigation(
-    state: FreundeState, newly: Iterable[Hex], seat_events: list[pb.Event]
-) -> list[pb.Event]:
-    """Irrigation channels › "When a plot is irrigated for the first time, it grows bamboo".
-
-    ``newly`` are plots that become irrigated now (in order); ``seat_events`` are the
-    events that make them so, and come first.
-    """
-    fresh = [h for h in dict.fromkeys(newly) if h not in state.irrigated]
-    out = list(seat_events)
-    out.extend(pb.Event(plot_irrigated=pb.PlotIrrigated(at=wire.hex_msg(h))) for h in fresh)
-    out.extend(_grown_events(state, [(h, 1) for h in fresh]))
-    return out
-
-
-def _grown_events(state: FreundeState, wanted: list[tuple[Hex, int]]) -> list[pb.Event]:
+def grown_events(state: FreundeState, wanted: list[tuple[Hex, int]]) -> list[pb.Event]:
+    """BambooGrown events for what really grows of ``wanted`` (see garden.grow)."""
     return [
         pb.Event(
             bamboo_grown=pb.BambooGrown(
@@ -62,65 +51,99 @@ def _grown_events(state: FreundeState, wanted: list[tuple[Hex, int]]) -> list[pb
     ]
 
 
-def _network_corners(channels: frozenset[Edge]) -> set[hexgrid.Vertex]:
-    corners: set[hexgrid.Vertex] = set()
+def first_irrigation(
+    state: FreundeState, newly: Iterable[Hex], seat_events: list[pb.Event]
+) -> list[pb.Event]:
+    """Irrigation channels › "When a plot is irrigated for the first time, it grows bamboo".
+
+    ``newly`` are plots that become irrigated now (in order); ``seat_events`` are the
+    events that make them so, and come first.
+    """
+    fresh = [h for h in dict.fromkeys(newly) if not is_irrigated(state, h)]
+    out = list(seat_events)
+    out.extend(pb.Event(plot_irrigated=pb.PlotIrrigated(at=wire.hex_msg(h))) for h in fresh)
+    out.extend(grown_events(state, [(h, 1) for h in fresh]))
+    return out
+
+
+# The network's geometry depends only on where the tiles and channels lie, which changes
+# a few dozen times a game while legal commands are listed on every move: it is
+# remembered, keyed by those two sets.
+
+
+@functools.lru_cache(maxsize=1024)
+def _network_corners(channels: frozenset[Edge]) -> frozenset[Vertex]:
+    corners: set[Vertex] = set()
     for e in channels:
         corners.update(hexgrid.edge_vertices(e))
-    return corners
+    return frozenset(corners)
 
 
-def _connects(e: Edge, corners: set[hexgrid.Vertex]) -> bool:
+def _connects(e: Edge, corners: frozenset[Vertex]) -> bool:
     """A side joins the network when one of its end corners is on the pond or a channel."""
     return any(POND in v or v in corners for v in hexgrid.edge_vertices(e))
 
 
-def channel_spots(state: FreundeState) -> list[Edge]:
-    """Every side where a channel may go now, in canonical order."""
-    present = tiles_present(state)
-    corners = _network_corners(state.channels)
-    spots: set[Edge] = set()
-    for h in present:
+@functools.lru_cache(maxsize=1024)
+def _open_sides(tiles: frozenset[Hex], channels: frozenset[Edge]) -> tuple[Edge, ...]:
+    corners = _network_corners(channels)
+    spots: list[Edge] = []
+    for h in tiles:
         for n in hexgrid.neighbours(h):
-            if n in present:
-                e = hexgrid.edge(h, n)
-                if e not in state.channels and _connects(e, corners):
-                    spots.add(e)
-    return sorted(spots)
+            # Each side once, named by its sorted pair of hexes (hexgrid.edge).
+            if h < n and n in tiles:
+                side = (h, n)
+                if side not in channels and _connects(side, corners):
+                    spots.append(side)
+    return tuple(sorted(spots))
 
 
-def take_irrigation(state: FreundeState, seat: int) -> list[pb.Event]:
+@functools.lru_cache(maxsize=4096)
+def _channel_body(a: Hex, b: Hex) -> pb.PlaceIrrigation:
+    return pb.PlaceIrrigation(a=wire.hex_msg(a), b=wire.hex_msg(b))
+
+
+def take_irrigation(state: FreundeState, cmd: pb.TakeIrrigation, seat: int) -> list[pb.Event]:
     """Available actions › Irrigation: a channel from the supply into the reserve."""
-    if state.irrigation_supply <= 0:
-        raise RuleViolation("irrigation.supply_empty", "There are no irrigation channels left.")
+    check_action(state, "irrigation")
+    if state.supply.irrigation <= 0:
+        raise codes.IRRIGATION_SUPPLY_EMPTY()
     return [pb.Event(irrigation_taken=pb.IrrigationTaken(seat=seat))]
 
 
-def place_irrigation(state: FreundeState, seat: int, a: Hex, b: Hex) -> list[pb.Event]:
-    """Irrigation channels: a channel from the reserve, joined to the pond's network."""
-    if state.irrigation_reserve[seat] <= 0:
-        raise RuleViolation(
-            "irrigation.none_in_reserve", "You have no irrigation channel in your reserve."
-        )
+_TAKE = pb.TakeIrrigation()
+
+
+def irrigation_takings(state: FreundeState, seat: int) -> list[pb.TakeIrrigation]:
+    return [_TAKE] if fits_in_turn(state, "irrigation") and state.supply.irrigation > 0 else []
+
+
+def place_irrigation(state: FreundeState, cmd: pb.PlaceIrrigation, seat: int) -> list[pb.Event]:
+    """Irrigation channels: a channel from the reserve, joined to the pond's network;
+    placing it is free (no action)."""
+    a, b = wire.required_hex(cmd, "a"), wire.required_hex(cmd, "b")
+    if state.players[seat].irrigation <= 0:
+        raise codes.IRRIGATION_NONE_IN_RESERVE()
     present = tiles_present(state)
     if a not in present or b not in present or not hexgrid.are_adjacent(a, b):
-        raise RuleViolation(
-            "irrigation.not_between_plots", "A channel goes on the side between two tiles."
-        )
-    e = hexgrid.edge(a, b)
-    if e in state.channels:
-        raise RuleViolation("irrigation.occupied", "That side already carries a channel.")
-    if not _connects(e, _network_corners(state.channels)):
-        raise RuleViolation(
-            "irrigation.not_connected",
-            "A channel must touch the pond or another channel at a corner.",
-        )
+        raise codes.IRRIGATION_NOT_BETWEEN_PLOTS()
+    side = hexgrid.edge(a, b)
+    if side in state.garden.channels:
+        raise codes.IRRIGATION_OCCUPIED()
+    if not _connects(side, _network_corners(state.garden.channels)):
+        raise codes.IRRIGATION_NOT_CONNECTED()
     placed = pb.Event(
         irrigation_placed=pb.IrrigationPlaced(seat=seat, a=wire.hex_msg(a), b=wire.hex_msg(b))
     )
-    newly = [h for h in (a, b) if h != POND]
-    return first_irrigation(state, newly, [placed])
+    return first_irrigation(state, [h for h in (a, b) if h != POND], [placed])
 
 
-def grown_events(state: FreundeState, wanted: list[tuple[Hex, int]]) -> list[pb.Event]:
-    """BambooGrown events for what really grows of ``wanted`` (see garden.grow)."""
-    return _grown_events(state, wanted)
+def channel_placements(state: FreundeState, seat: int) -> list[pb.PlaceIrrigation]:
+    """Every channel the seat may place now: each free side, named either way round
+    (shared bodies: the kit copies each into the command it lists)."""
+    if state.players[seat].irrigation <= 0:
+        return []
+    out: list[pb.PlaceIrrigation] = []
+    for a, b in _open_sides(tiles_present(state), state.garden.channels):
+        out += (_channel_body(a, b), _channel_body(b, a))
+    return out

@@ -1,4 +1,5 @@
-"""Objectives: drawing (Available actions › Objective) and completing them.
+"""Objectives: drawing them (Available actions › Objective) and completing them
+(Completing objectives; Plot, Gardener and Panda objectives).
 
 Plot objectives match the card's pattern in any of the six turns of the hex grid,
 never its mirror image (the rulebook's note on the two-colour diamonds: the diagonal
@@ -8,70 +9,88 @@ down, but not flipped), with every plot of it irrigated.
 
 from __future__ import annotations
 
+import functools
+from collections import Counter
+from dataclasses import dataclass
+
 from engines.core import hexgrid
 from engines.core.deck import draw
-from engines.core.errors import RuleViolation
 from engines.core.hexgrid import Hex
-from engines.freunde import wire
+from engines.freunde import codes, wire
+from engines.freunde.actions import check_action, fits_in_turn
 from engines.freunde.content import OBJECTIVES, TILES, Objective
-from engines.freunde.garden import plot_map
-from engines.freunde.state import KINDS, FreundeState
+from engines.freunde.game_end import EMPEROR_POINTS, emperor_threshold
+from engines.freunde.state import COLOURS, KINDS, FreundeState
 from proto import freunde_pb2 as pb
 
 __all__ = [
-    "EMPEROR_POINTS",
     "HAND_LIMIT",
     "claim_objective",
     "claimable",
+    "claims",
     "draw_objective",
     "drawable_kinds",
-    "emperor_threshold",
     "is_met",
     "is_shown_by_garden",
+    "objective_draws",
 ]
 
 HAND_LIMIT = 5
-EMPEROR_POINTS = 2
-_THRESHOLDS = {2: 9, 3: 8, 4: 7}
 
-Pattern = tuple[tuple[Hex, str], ...]
+# One turn of a plot card's pattern: the colour on its origin, then the other cells as
+# offsets from the origin with their colours.
+Turned = tuple[str, tuple[tuple[int, int, str], ...]]
 
 
-def _turns(obj: Objective) -> tuple[Pattern, ...]:
-    """The card's pattern in each of its distinct turns."""
-    seen: dict[frozenset[tuple[Hex, str]], Pattern] = {}
+@dataclass(frozen=True, slots=True)
+class _PlotPattern:
+    """A plot card's distinct turns, and how many irrigated plots of each colour it needs."""
+
+    turns: tuple[Turned, ...]
+    needs: tuple[tuple[str, int], ...]
+
+
+def _pattern(obj: Objective) -> _PlotPattern:
+    """The card's pattern in each of its distinct turns (its first cell is the origin,
+    which no turn moves)."""
+    seen: dict[frozenset[tuple[Hex, str]], Turned] = {}
     for steps in range(6):
-        turned = tuple((hexgrid.rotate(cell, steps), colour) for cell, colour in obj.cells)
-        seen.setdefault(frozenset(turned), turned)
-    return tuple(seen.values())
+        turned = [(hexgrid.rotate(cell, steps), colour) for cell, colour in obj.cells]
+        origin_colour = turned[0][1]
+        rest = tuple((dq, dr, colour) for (dq, dr), colour in turned[1:])
+        seen.setdefault(frozenset(turned), (origin_colour, rest))
+    needs = Counter(colour for _, colour in obj.cells)
+    return _PlotPattern(tuple(seen.values()), tuple(needs.items()))
 
 
-_PATTERNS: dict[int, tuple[Pattern, ...]] = {
-    o.id: _turns(o) for o in OBJECTIVES.values() if o.kind == "plot"
+_PATTERNS: dict[int, _PlotPattern] = {
+    o.id: _pattern(o) for o in OBJECTIVES.values() if o.kind == "plot"
 }
 
 
-def emperor_threshold(seats: int) -> int:
-    """Completing objectives and game end: 9 / 8 / 7 objectives for 2 / 3 / 4 players."""
-    return _THRESHOLDS[seats]
+# The irrigated plots with their colours (Garden.irrigated).
+Irrigated = frozenset[tuple[Hex, str]]
 
 
-def _irrigated_colours(state: FreundeState) -> dict[Hex, str]:
-    return {h: TILES[t].colour for h, t in state.plots if h in state.irrigated}
+@functools.lru_cache(maxsize=4096)
+def _plot_pattern_shown(irrigated: Irrigated, card: int) -> bool:
+    """Some turn of the card's pattern lies on irrigated plots of its colours.
 
-
-def _plot_pattern_shown(colours: dict[Hex, str], card: int) -> bool:
-    """Some turn of the card's pattern lies on irrigated plots (``colours``) of its colours.
-
-    Every pattern's first cell is its origin, which no turn moves, so each irrigated
-    plot of that cell's colour is tried as the origin.
+    Each irrigated plot of the origin's colour is tried as the origin; a garden with
+    too few irrigated plots of a colour the card needs is ruled out first. The answer
+    depends only on its arguments, so it is remembered: a garden's irrigation changes a
+    few dozen times a game, while the hands are checked on every move.
     """
-    for pattern in _PATTERNS[card]:
-        origin_colour, rest = pattern[0][1], pattern[1:]
-        for (q, r), colour in colours.items():
-            if colour != origin_colour:
-                continue
-            for (dq, dr), wanted in rest:
+    pattern = _PATTERNS[card]
+    colours = dict(irrigated)
+    by_colour: dict[str, list[Hex]] = {colour: [] for colour in COLOURS}
+    for h, colour in irrigated:
+        by_colour[colour].append(h)
+    if any(len(by_colour[colour]) < needed for colour, needed in pattern.needs):
+        return False
+    for origin_colour, rest in pattern.turns:
+        for q, r in by_colour[origin_colour]:
+            for dq, dr, wanted in rest:
                 if colours.get((q + dq, r + dr)) != wanted:
                     break
             else:
@@ -79,17 +98,31 @@ def _plot_pattern_shown(colours: dict[Hex, str], card: int) -> bool:
     return False
 
 
-def _gardener_shown(state: FreundeState, obj: Objective) -> bool:
+# The heights gardener cards ask for: shorter stalks never complete one.
+_TOWER_HEIGHTS = frozenset(o.height for o in OBJECTIVES.values() if o.kind == "gardener")
+Tower = tuple[int, str, str]  # height, colour, improvement
+
+
+def _towers(state: FreundeState) -> list[Tower]:
+    """The stalks tall enough for a gardener card, with their plot's colour and improvement."""
+    garden = state.garden
+    out = []
+    for h, height in garden.bamboo.items():
+        if height in _TOWER_HEIGHTS:
+            tile = TILES[garden.plots[h]]
+            improvement = tile.improvement
+            if improvement == "none":
+                improvement = garden.chips.get(h, "none")
+            out.append((height, tile.colour, improvement))
+    return out
+
+
+def _gardener_shown(towers: list[Tower], obj: Objective) -> bool:
     """Bamboos of exactly the card's height on plots of its colour and improvement."""
-    plots = plot_map(state)
-    chips = dict(state.chips)
     found = 0
-    for h, height in state.bamboo:
-        tile = TILES[plots[h]]
-        if height != obj.height or tile.colour != obj.colour:
-            continue
-        improvement = tile.improvement if tile.improvement != "none" else chips.get(h, "none")
-        if obj.improvement in ("any", improvement):
+    wanted = (obj.height, obj.colour)
+    for height, colour, improvement in towers:
+        if (height, colour) == wanted and obj.improvement in ("any", improvement):
             found += 1
     return found >= obj.count
 
@@ -98,32 +131,45 @@ def is_shown_by_garden(state: FreundeState, card: int) -> bool:
     """Whether a plot or gardener objective is already reflected in the garden."""
     obj = OBJECTIVES[card]
     if obj.kind == "plot":
-        return _plot_pattern_shown(_irrigated_colours(state), card)
+        return _plot_pattern_shown(state.garden.irrigated, card)
     if obj.kind == "gardener":
-        return _gardener_shown(state, obj)
+        return _gardener_shown(_towers(state), obj)
     return False
+
+
+def _panda_met(state: FreundeState, seat: int, obj: Objective) -> bool:
+    """The reserve holds at least the card's bamboo of each colour."""
+    green, yellow, pink = state.players[seat].bamboo
+    need_green, need_yellow, need_pink = obj.bamboo
+    return green >= need_green and yellow >= need_yellow and pink >= need_pink
 
 
 def is_met(state: FreundeState, seat: int, card: int) -> bool:
     """Completing objectives: the garden shows it, or the reserve holds the bamboo."""
     obj = OBJECTIVES[card]
     if obj.kind == "panda":
-        return all(have >= need for have, need in zip(state.eaten[seat], obj.bamboo, strict=True))
+        return _panda_met(state, seat, obj)
     return is_shown_by_garden(state, card)
 
 
 def claimable(state: FreundeState, seat: int) -> list[int]:
     """The cards of ``seat``'s hand it may claim now."""
-    colours = _irrigated_colours(state)
-    return [
-        card
-        for card in state.hands[seat]
-        if (
-            _plot_pattern_shown(colours, card)
-            if OBJECTIVES[card].kind == "plot"
-            else is_met(state, seat, card)
-        )
-    ]
+    irrigated = state.garden.irrigated
+    towers: list[Tower] | None = None
+    out = []
+    for card in state.players[seat].hand:
+        obj = OBJECTIVES[card]
+        if obj.kind == "plot":
+            met = _plot_pattern_shown(irrigated, card)
+        elif obj.kind == "gardener":
+            if towers is None:
+                towers = _towers(state)
+            met = _gardener_shown(towers, obj)
+        else:
+            met = _panda_met(state, seat, obj)
+        if met:
+            out.append(card)
+    return out
 
 
 def drawable_kinds(state: FreundeState, seat: int) -> list[str]:
@@ -133,26 +179,25 @@ def drawable_kinds(state: FreundeState, seat: int) -> list[str]:
     the deck holds, drawing again could only repeat them: the deck closes until the
     turn ends. This keeps every redraw loop finite without looking at the deck order.
     """
-    if len(state.hands[seat]) >= HAND_LIMIT:
+    if len(state.players[seat].hand) >= HAND_LIMIT:
         return []
     return [
         kind
-        for kind, deck, back in zip(KINDS, state.decks, state.returned, strict=True)
+        for kind, deck, back in zip(KINDS, state.decks, state.turn.returned, strict=True)
         if len(deck) > back
     ]
 
 
-def draw_objective(state: FreundeState, seat: int, kind: str) -> list[pb.Event]:
+def draw_objective(state: FreundeState, cmd: pb.DrawObjective, seat: int) -> list[pb.Event]:
     """Objective: draw the top card; one the garden already shows goes under its deck."""
-    if len(state.hands[seat]) >= HAND_LIMIT:
-        raise RuleViolation("objective.hand_full", "You may hold at most 5 objectives.")
+    check_action(state, "objective")
+    kind = wire.kind_name(cmd.kind)
+    if len(state.players[seat].hand) >= HAND_LIMIT:
+        raise codes.OBJECTIVE_HAND_FULL()
     if kind not in KINDS or not state.decks[KINDS.index(kind)]:
-        raise RuleViolation("objective.deck_empty", "There is no objective left to draw there.")
+        raise codes.OBJECTIVE_DECK_EMPTY()
     if kind not in drawable_kinds(state, seat):
-        raise RuleViolation(
-            "objective.deck_cycled",
-            "Every card of that deck was already shown by the garden this turn.",
-        )
+        raise codes.OBJECTIVE_DECK_CYCLED()
     (card,), _ = draw(state.decks[KINDS.index(kind)])
     code = wire.kind_code(kind)
     events = [pb.Event(objective_drawn=pb.ObjectiveDrawn(seat=seat, kind=code, card=card))]
@@ -162,12 +207,25 @@ def draw_objective(state: FreundeState, seat: int, kind: str) -> list[pb.Event]:
     return events
 
 
-def claim_objective(state: FreundeState, seat: int, card: int) -> list[pb.Event]:
-    """Completing objectives: claim a met card; the n-th objective brings the Emperor."""
-    if card not in state.hands[seat]:
-        raise RuleViolation("objective.not_in_hand", "That objective is not in your hand.")
+_DRAWS = {kind: pb.DrawObjective(kind=wire.kind_code(kind)) for kind in KINDS}
+
+
+def objective_draws(state: FreundeState, seat: int) -> list[pb.DrawObjective]:
+    """One draw per open deck (shared bodies: the kit copies each into its command)."""
+    if not fits_in_turn(state, "objective"):
+        return []
+    return [_DRAWS[kind] for kind in drawable_kinds(state, seat)]
+
+
+def claim_objective(state: FreundeState, cmd: pb.ClaimObjective, seat: int) -> list[pb.Event]:
+    """Completing objectives: claim a met card (a free action, any number per turn); the
+    n-th objective brings the Emperor."""
+    card = cmd.card
+    player = state.players[seat]
+    if card not in player.hand:
+        raise codes.OBJECTIVE_NOT_IN_HAND()
     if not is_met(state, seat, card):
-        raise RuleViolation("objective.not_met", "The garden or your reserve does not show it yet.")
+        raise codes.OBJECTIVE_NOT_MET()
     obj = OBJECTIVES[card]
     green, yellow, pink = obj.bamboo
     claimed = pb.ObjectiveClaimed(
@@ -180,6 +238,14 @@ def claim_objective(state: FreundeState, seat: int, card: int) -> list[pb.Event]
         pink_returned=pink,
     )
     events = [pb.Event(objective_claimed=claimed)]
-    if state.emperor < 0 and len(state.claimed[seat]) + 1 >= emperor_threshold(state.seats):
+    if state.emperor < 0 and len(player.claimed) + 1 >= emperor_threshold(state.seats):
         events.append(pb.Event(emperor_awarded=pb.EmperorAwarded(seat=seat, points=EMPEROR_POINTS)))
     return events
+
+
+_CLAIMS = {card: pb.ClaimObjective(card=card) for card in OBJECTIVES}
+
+
+def claims(state: FreundeState, seat: int) -> list[pb.ClaimObjective]:
+    """One claim per completed card (shared bodies: the kit copies each)."""
+    return [_CLAIMS[card] for card in claimable(state, seat)]

@@ -1,67 +1,105 @@
-"""Available actions › Plots: draw three, place one, the others go under the stack."""
+"""Available actions › Plots: draw three, place one, the others go under the stack.
+
+"Plots can only be placed adjacent to the pond or in a spot next to 2 other existing
+plots." A plot placed by the pond, or printed with a watershed, is irrigated at once.
+"""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Container
 from dataclasses import replace
 
 from engines.core import hexgrid
 from engines.core.deck import draw
-from engines.core.errors import RuleViolation
 from engines.core.hexgrid import Hex
-from engines.freunde import wire
+from engines.freunde import codes, wire
+from engines.freunde.actions import check_action, fits_in_turn
 from engines.freunde.content import TILES
-from engines.freunde.garden import plot_map
 from engines.freunde.irrigation import first_irrigation, is_irrigated_by
 from engines.freunde.state import POND, FreundeState
 from proto import freunde_pb2 as pb
 
-__all__ = ["DRAW_COUNT", "can_place_at", "draw_plots", "place_plot", "plot_spots"]
+__all__ = [
+    "DRAW_COUNT",
+    "can_place_at",
+    "draw_plots",
+    "has_plot_spot",
+    "place_plot",
+    "placements",
+    "plot_draws",
+    "plot_spots",
+]
 
 DRAW_COUNT = 3
+_AROUND_POND = frozenset(hexgrid.neighbours(POND))
 
 
-def _open_spot(plots: dict[Hex, int], h: Hex) -> bool:
+def _open_spot(plots: Container[Hex], h: Hex) -> bool:
     if h == POND or h in plots:
         return False
-    around = hexgrid.neighbours(h)
-    return POND in around or sum(1 for n in around if n in plots) >= 2
+    if h in _AROUND_POND:
+        return True
+    return sum(1 for n in hexgrid.neighbours(h) if n in plots) >= 2
 
 
 def can_place_at(state: FreundeState, h: Hex) -> bool:
     """Plots: an empty hex beside the pond, or beside two placed plots."""
-    return _open_spot(plot_map(state), h)
+    return _open_spot(state.garden.plots, h)
 
 
-def plot_spots(state: FreundeState) -> list[Hex]:
-    """Every hex a plot may be placed on now."""
-    plots = plot_map(state)
+@functools.lru_cache(maxsize=1024)
+def _spots(tiles: frozenset[Hex]) -> tuple[Hex, ...]:
+    """The open spots around these tiles (remembered: the garden grows a few dozen times a
+    game, legal commands are listed on every move)."""
+    plots = tiles - {POND}
     candidates = {n for h in plots for n in hexgrid.neighbours(h)}
-    candidates.update(hexgrid.neighbours(POND))
-    return sorted(h for h in candidates if _open_spot(plots, h))
+    candidates.update(_AROUND_POND)
+    return tuple(sorted(h for h in candidates if _open_spot(plots, h)))
+
+
+def plot_spots(state: FreundeState) -> tuple[Hex, ...]:
+    """Every hex a plot may be placed on now."""
+    return _spots(state.garden.tiles)
 
 
 def has_plot_spot(state: FreundeState) -> bool:
-    """Whether any hex takes a plot now (stops at the first one found)."""
-    plots = plot_map(state)
-    if any(h not in plots for h in hexgrid.neighbours(POND)):
-        return True
-    return any(_open_spot(plots, n) for h in plots for n in hexgrid.neighbours(h))
+    """Whether any hex takes a plot now."""
+    return bool(_spots(state.garden.tiles))
 
 
-def draw_plots(state: FreundeState, seat: int) -> list[pb.Event]:
+def _can_draw(state: FreundeState) -> bool:
+    return bool(state.plot_stack) and has_plot_spot(state)
+
+
+def draw_plots(state: FreundeState, cmd: pb.DrawPlots, seat: int) -> list[pb.Event]:
     """Plots: the top three of the stack (fewer when it runs low), seen by the drawer only."""
+    check_action(state, "plot")
+    if not state.plot_stack:
+        raise codes.PLOT_STACK_EMPTY()
+    if not has_plot_spot(state):
+        raise codes.PLOT_NO_SPACE()
     drawn, _ = draw(state.plot_stack, DRAW_COUNT)
     return [pb.Event(plots_drawn=pb.PlotsDrawn(seat=seat, tiles=drawn))]
 
 
-def place_plot(state: FreundeState, seat: int, tile: int, at: Hex) -> list[pb.Event]:
+_DRAW = pb.DrawPlots()
+
+
+def plot_draws(state: FreundeState, seat: int) -> list[pb.DrawPlots]:
+    return [_DRAW] if fits_in_turn(state, "plot") and _can_draw(state) else []
+
+
+def place_plot(state: FreundeState, cmd: pb.PlacePlot, seat: int) -> list[pb.Event]:
     """Plots: place one drawn plot; a plot beside the pond or with a watershed is irrigated."""
-    if tile not in state.drawn_plots:
-        raise RuleViolation("plot.not_drawn", "Place one of the plots you drew.")
-    if at == POND or at in plot_map(state):
-        raise RuleViolation("plot.occupied", "That place is already taken.")
+    at = wire.required_hex(cmd, "at")
+    tile = cmd.tile
+    if tile not in state.turn.drawn_plots:
+        raise codes.PLOT_NOT_DRAWN()
+    if at == POND or at in state.garden.plots:
+        raise codes.PLOT_OCCUPIED()
     if not can_place_at(state, at):
-        raise RuleViolation("plot.not_adjacent", "A plot must touch the pond or two placed plots.")
+        raise codes.PLOT_NOT_ADJACENT()
     printed = TILES[tile]
     placed = pb.Event(
         plot_placed=pb.PlotPlaced(
@@ -70,10 +108,22 @@ def place_plot(state: FreundeState, seat: int, tile: int, at: Hex) -> list[pb.Ev
             at=wire.hex_msg(at),
             colour=wire.colour_code(printed.colour),
             improvement=wire.improvement_code(printed.improvement),
-            returned=len(state.drawn_plots) - 1,
+            returned=len(state.turn.drawn_plots) - 1,
         )
     )
     # A new plot has no channel on its sides yet: channels need two tiles.
-    watered = is_irrigated_by(at, frozenset(), printed.improvement)
-    with_plot = replace(state, plots=(*state.plots, (at, tile)))
-    return first_irrigation(with_plot, [at] if watered else [], [placed])
+    if not is_irrigated_by(at, frozenset(), printed.improvement):
+        return [placed]
+    garden = replace(state.garden, plots={**state.garden.plots, at: tile})
+    return first_irrigation(replace(state, garden=garden), [at], [placed])
+
+
+@functools.lru_cache(maxsize=4096)
+def _placement(tile: int, at: Hex) -> pb.PlacePlot:
+    return pb.PlacePlot(tile=tile, at=wire.hex_msg(at))
+
+
+def placements(state: FreundeState, seat: int) -> list[pb.PlacePlot]:
+    """Every drawn plot on every open spot (shared bodies: the kit copies each)."""
+    spots = plot_spots(state)
+    return [_placement(tile, at) for tile in state.turn.drawn_plots for at in spots]

@@ -1,14 +1,22 @@
-"""Freunde's state: plain frozen data, changed only by ``evolve``.
+"""Freunde's state: plain frozen data, changed only by the recorders of ``evolve.py``.
 
-Hexes are axial ``(q, r)`` tuples with the pond at ``(0, 0)``. Per-seat values are
-tuples indexed by seat; per-colour values are ``(green, yellow, pink)`` triples and
-per-improvement values ``(watershed, fertilizer, enclosure)`` triples. Maps are kept
-as sorted tuples of pairs so the canonical form (engines.core.canonical) is fixed.
+Hexes are axial ``(q, r)`` tuples with the pond at ``(0, 0)``. Per-colour values are
+``(green, yellow, pink)`` triples and per-improvement values ``(watershed, fertilizer,
+enclosure)`` triples. The table is split the way a player sees it: the turn in
+progress, the garden, each player's reserve and hand, the supplies and the decks, so a
+recorder only copies the small part it changes.
+
+The garden's maps (``plots``, ``bamboo``, ``chips``) are dicts typed as read-only
+``Mapping``: a recorder builds a new dict, never changes one in place. Their canonical
+form (engines.core.canonical) sorts the keys, so two folds of one log always digest
+the same.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 from engines.core.hexgrid import Edge, Hex
 
@@ -20,8 +28,12 @@ __all__ = [
     "POND",
     "WEATHERS",
     "FreundeState",
-    "Phase",
+    "Garden",
+    "Player",
+    "Supply",
     "Triple",
+    "Turn",
+    "changed",
 ]
 
 POND: Hex = (0, 0)
@@ -34,53 +46,103 @@ WEATHERS: tuple[str, ...] = ("sun", "rain", "wind", "storm", "clouds", "question
 Triple = tuple[int, int, int]
 
 
-class Phase:
-    """Where a turn stands (the flow table in engine.py reads these)."""
+@dataclass(frozen=True, slots=True)
+class Turn:
+    """The turn in progress (Turns: the weather, then the actions)."""
 
-    SETUP = "setup"
-    WEATHER = "weather"  # the rolled or chosen weather still waits for its choice
-    ACTIONS = "actions"  # actions and free actions; EndTurn once allowed
-    PLOT = "plot"  # the drawn plots wait for one to be placed
-    FINISHED = "finished"
+    seat: int = 0
+    round: int = 0
+    # This turn's weather ("" on a player's first turn) and whether its effect was
+    # taken or declined.
+    weather: str = ""
+    weather_used: bool = False
+    actions: tuple[str, ...] = ()
+    # Objective cards sent back this turn, per kind (caps redraws: see objectives.py).
+    returned: Triple = (0, 0, 0)
+    # The plots drawn and not yet placed (secret: only the drawer sees them).
+    drawn_plots: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Garden:
+    """The plots around the pond, what stands on them, and the two figures."""
+
+    plots: Mapping[Hex, int] = field(default_factory=dict)  # hex -> tile id
+    bamboo: Mapping[Hex, int] = field(default_factory=dict)  # hex -> height (never 0)
+    chips: Mapping[Hex, str] = field(default_factory=dict)  # hex -> improvement chip
+    channels: frozenset[Edge] = frozenset()
+    # The irrigated plots, each with its colour (what plot objectives read).
+    irrigated: frozenset[tuple[Hex, str]] = frozenset()
+    # Every hex holding a tile, the pond included: the ground the gardener and panda walk.
+    tiles: frozenset[Hex] = frozenset({POND})
+    gardener: Hex = POND
+    panda: Hex = POND
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    """One seat: its secret hand, what it completed and what its reserve holds."""
+
+    hand: tuple[int, ...] = ()
+    claimed: tuple[int, ...] = ()
+    # Points of the claimed objectives per kind (plot, gardener, panda), from the claims.
+    points: Triple = (0, 0, 0)
+    bamboo: Triple = (0, 0, 0)
+    irrigation: int = 0
+    improvements: Triple = (0, 0, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Supply:
+    """What is left beside the garden (Takenoko's component counts)."""
+
+    bamboo: Triple = (36, 30, 24)
+    irrigation: int = 20
+    improvements: Triple = (3, 3, 3)
 
 
 @dataclass(frozen=True, slots=True)
 class FreundeState:
-    """The whole table, secrets included (``view`` decides who sees what)."""
+    """The whole table, secrets included (``view`` decides who sees what).
+
+    ``seats`` is 0 until the set-up events are recorded.
+    """
 
     seats: int = 0
     round_limit: int = 0
     first_player: int = 0
-    phase: str = Phase.SETUP
-    turn: int = 0
-    round: int = 0
-    # The weather in effect this turn ("" on first turns) and the actions taken.
-    weather: str = ""
-    actions: tuple[str, ...] = ()
-    # Objective cards sent back this turn, per kind (caps redraws: see objectives.py).
-    returned: Triple = (0, 0, 0)
-    # Secret orders: top first.
+    turn: Turn = Turn()
+    garden: Garden = Garden()
+    players: tuple[Player, ...] = ()
+    supply: Supply = Supply()
+    # Secret orders, top first: the plot stack and the plot, gardener, panda decks.
     plot_stack: tuple[int, ...] = ()
     decks: tuple[tuple[int, ...], ...] = ((), (), ())
-    drawn_plots: tuple[int, ...] = ()
-    hands: tuple[tuple[int, ...], ...] = ()
-    claimed: tuple[tuple[int, ...], ...] = ()
-    # The garden: hex -> tile id, bamboo height, chip improvement; channels on edges.
-    plots: tuple[tuple[Hex, int], ...] = ()
-    bamboo: tuple[tuple[Hex, int], ...] = ()
-    chips: tuple[tuple[Hex, str], ...] = ()
-    channels: frozenset[Edge] = frozenset()
-    irrigated: frozenset[Hex] = frozenset()
-    gardener: Hex = POND
-    panda: Hex = POND
-    # Supplies and the players' reserves.
-    bamboo_supply: Triple = (36, 30, 24)
-    irrigation_supply: int = 20
-    improvement_bank: Triple = (3, 3, 3)
-    eaten: tuple[Triple, ...] = ()
-    irrigation_reserve: tuple[int, ...] = ()
-    improvement_reserve: tuple[Triple, ...] = ()
     emperor: int = -1
+    finished: bool = False
     final_scores: tuple[int, ...] = ()
     winners: tuple[int, ...] = ()
     end_reason: str = ""
+
+
+R = TypeVar("R")
+_SET = object.__setattr__
+
+
+def changed(record: R, **changes: Any) -> R:
+    """``record`` with ``changes``: ``dataclasses.replace`` for the plain classes above
+    (slots, no init-only fields, nothing checked in ``__init__``) without its per-call
+    field bookkeeping, since the recorders call it for every event."""
+    cls = type(record)
+    new = object.__new__(cls)
+    matched = 0
+    for name in cls.__slots__:  # type: ignore[attr-defined]
+        if name in changes:
+            value = changes[name]
+            matched += 1
+        else:
+            value = getattr(record, name)
+        _SET(new, name, value)
+    if matched != len(changes):
+        raise TypeError(f"{cls.__name__} has no field among {sorted(changes)}")
+    return new

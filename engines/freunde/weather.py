@@ -1,21 +1,22 @@
-"""Turns › weather: the die's six faces and their (optional) effects.
+"""Turns › step 1, the weather: the die's six faces and their (optional) effects.
 
 Sun and wind take effect at once (a third action; identical actions). Rain, storm,
-clouds and the question mark wait in the weather phase for the player's choice, and
-any of them may be declined with SkipWeather.
+clouds and the question mark wait for the player's choice before the actions, and
+any of them may be declined with SkipWeather ("all are optional").
 """
 
 from __future__ import annotations
 
+import functools
+
 from engines.core.dice import Die
-from engines.core.errors import RuleViolation
 from engines.core.hexgrid import Hex
 from engines.core.rng import Rng
-from engines.freunde import wire
-from engines.freunde.garden import grow, is_plot
+from engines.freunde import codes, wire
+from engines.freunde.garden import can_grow, is_irrigated
+from engines.freunde.gardener_and_panda import growth_sections, panda_eats
 from engines.freunde.irrigation import grown_events
-from engines.freunde.movers import growth_sections, panda_eats
-from engines.freunde.state import IMPROVEMENTS, WEATHERS, FreundeState
+from engines.freunde.state import IMPROVEMENTS, POND, WEATHERS, FreundeState
 from proto import freunde_pb2 as pb
 
 __all__ = [
@@ -23,14 +24,19 @@ __all__ = [
     "choosable_weathers",
     "choose_weather",
     "grow_with_rain",
+    "improvement_takings",
     "improvements_in_bank",
     "move_panda_by_storm",
+    "rain_growths",
     "rain_spots",
     "roll_weather",
     "skip_weather",
+    "storm_moves",
     "storm_spots",
     "take_improvement",
-    "waits_for_choice",
+    "weather_choices",
+    "weather_pending",
+    "weather_skips",
 ]
 
 WEATHER_DIE: Die[str] = Die(WEATHERS)
@@ -38,9 +44,9 @@ WEATHER_DIE: Die[str] = Die(WEATHERS)
 _WAITING = frozenset({"rain", "storm", "clouds", "question"})
 
 
-def waits_for_choice(weather: str) -> bool:
-    """Whether a weather needs the player's choice before the actions."""
-    return weather in _WAITING
+def weather_pending(state: FreundeState) -> bool:
+    """Whether this turn's weather still waits for the player's choice."""
+    return not state.turn.weather_used and state.turn.weather in _WAITING
 
 
 def roll_weather(seat: int, rng: Rng) -> pb.Event:
@@ -50,81 +56,121 @@ def roll_weather(seat: int, rng: Rng) -> pb.Event:
 
 
 def improvements_in_bank(state: FreundeState) -> list[str]:
-    return [kind for kind, n in zip(IMPROVEMENTS, state.improvement_bank, strict=True) if n > 0]
+    return [kind for kind, n in zip(IMPROVEMENTS, state.supply.improvements, strict=True) if n > 0]
 
 
 def choosable_weathers(state: FreundeState) -> tuple[str, ...]:
     """Question mark: any of the 5 others; clouds with an empty bank: any of the other 4."""
-    if state.weather == "question":
+    if state.turn.weather == "question":
         return ("sun", "rain", "wind", "storm", "clouds")
-    if state.weather == "clouds" and not improvements_in_bank(state):
+    if state.turn.weather == "clouds" and not improvements_in_bank(state):
         return ("sun", "rain", "wind", "storm")
     return ()
 
 
-def choose_weather(state: FreundeState, seat: int, weather: str) -> list[pb.Event]:
+def choose_weather(state: FreundeState, cmd: pb.ChooseWeather, seat: int) -> list[pb.Event]:
     """Weather › question mark or clouds with no chip left: pick the weather."""
     allowed = choosable_weathers(state)
     if not allowed:
-        raise RuleViolation("weather.no_choice", "This weather does not let you choose another.")
+        raise codes.WEATHER_NO_CHOICE()
+    weather = wire.weather_name(cmd.weather)
     if weather not in allowed:
-        raise RuleViolation("weather.not_allowed", f"Choose one of: {', '.join(allowed)}.")
+        raise codes.WEATHER_NOT_ALLOWED(allowed=", ".join(allowed))
     return [
         pb.Event(weather_chosen=pb.WeatherChosen(seat=seat, weather=wire.weather_code(weather)))
     ]
 
 
-def skip_weather(seat: int) -> list[pb.Event]:
+def weather_choices(state: FreundeState, seat: int) -> list[pb.ChooseWeather]:
+    return [pb.ChooseWeather(weather=wire.weather_code(w)) for w in choosable_weathers(state)]
+
+
+def skip_weather(state: FreundeState, cmd: pb.SkipWeather, seat: int) -> list[pb.Event]:
     """Every weather effect is optional."""
     return [pb.Event(weather_skipped=pb.WeatherSkipped(seat=seat))]
 
 
+_SKIP = pb.SkipWeather()
+
+
+def weather_skips(state: FreundeState, seat: int) -> list[pb.SkipWeather]:
+    return [_SKIP]
+
+
 def rain_spots(state: FreundeState) -> list[Hex]:
     """Rain: irrigated plots where a section can still grow."""
-    if state.weather != "rain":
+    if state.turn.weather != "rain":
         return []
-    return sorted(h for h in state.irrigated if grow(state, [(h, 1)]))
+    return sorted(h for h, colour in state.garden.irrigated if can_grow(state, h, colour))
 
 
-def grow_with_rain(state: FreundeState, seat: int, at: Hex) -> list[pb.Event]:
+def grow_with_rain(state: FreundeState, cmd: pb.GrowWithRain, seat: int) -> list[pb.Event]:
     """Weather › rain: grow bamboo on one irrigated plot (2 on a fertilizer)."""
-    if state.weather != "rain":
-        raise RuleViolation("weather.not_rain", "Only rain grows bamboo on a plot of your choice.")
-    if at not in state.irrigated:
-        raise RuleViolation("rain.not_irrigated", "Rain grows bamboo on an irrigated plot only.")
+    at = wire.required_hex(cmd, "at")
+    if state.turn.weather != "rain":
+        raise codes.WEATHER_NOT_RAIN()
+    if not is_irrigated(state, at):
+        raise codes.RAIN_NOT_IRRIGATED()
     events = grown_events(state, [(at, growth_sections(state, at))])
     if not events:
-        raise RuleViolation(
-            "rain.cannot_grow", "That bamboo is already 4 tall or its colour has run out."
-        )
+        raise codes.RAIN_CANNOT_GROW()
     fell = pb.Event(rain_fell=pb.RainFell(seat=seat, at=wire.hex_msg(at)))
     return [fell, *events]
 
 
+def rain_growths(state: FreundeState, seat: int) -> list[pb.GrowWithRain]:
+    return [pb.GrowWithRain(at=wire.hex_msg(at)) for at in rain_spots(state)]
+
+
+@functools.lru_cache(maxsize=1024)
+def _plots_in_order(tiles: frozenset[Hex]) -> tuple[Hex, ...]:
+    return tuple(sorted(tiles - {POND}))
+
+
 def storm_spots(state: FreundeState) -> list[Hex]:
     """Storm: any plot other than the panda's own."""
-    if state.weather != "storm":
+    if state.turn.weather != "storm":
         return []
-    return sorted(h for h, _ in state.plots if h != state.panda)
+    panda = state.garden.panda
+    return [h for h in _plots_in_order(state.garden.tiles) if h != panda]
 
 
-def move_panda_by_storm(state: FreundeState, seat: int, at: Hex) -> list[pb.Event]:
+def move_panda_by_storm(state: FreundeState, cmd: pb.MovePandaByStorm, seat: int) -> list[pb.Event]:
     """Weather › storm: the panda goes to any plot and eats as normal."""
-    if state.weather != "storm":
-        raise RuleViolation("weather.not_storm", "Only a storm moves the panda anywhere.")
-    if not is_plot(state, at) or at == state.panda:
-        raise RuleViolation("storm.not_a_plot", "The storm moves the panda to another plot.")
+    at = wire.required_hex(cmd, "at")
+    if state.turn.weather != "storm":
+        raise codes.WEATHER_NOT_STORM()
+    if at not in state.garden.plots or at == state.garden.panda:
+        raise codes.STORM_NOT_A_PLOT()
     moved = pb.Event(panda_moved=pb.PandaMoved(seat=seat, to=wire.hex_msg(at), by_storm=True))
     return [moved, *panda_eats(state, seat, at)]
 
 
-def take_improvement(state: FreundeState, seat: int, improvement: str) -> list[pb.Event]:
+@functools.lru_cache(maxsize=4096)
+def _storm_body(at: Hex) -> pb.MovePandaByStorm:
+    return pb.MovePandaByStorm(at=wire.hex_msg(at))
+
+
+def storm_moves(state: FreundeState, seat: int) -> list[pb.MovePandaByStorm]:
+    """Every plot the storm may take the panda to (shared bodies: the kit copies each)."""
+    return [_storm_body(at) for at in storm_spots(state)]
+
+
+def take_improvement(state: FreundeState, cmd: pb.TakeImprovement, seat: int) -> list[pb.Event]:
     """Weather › clouds: take a chip from the bank of 3 watersheds, fertilizers, enclosures."""
-    if state.weather != "clouds":
-        raise RuleViolation("weather.not_clouds", "Only clouds give an improvement chip.")
+    if state.turn.weather != "clouds":
+        raise codes.WEATHER_NOT_CLOUDS()
+    improvement = wire.improvement_name(cmd.improvement)
     if improvement not in improvements_in_bank(state):
-        raise RuleViolation(
-            "improvement.bank_empty", "There is no chip of that improvement left in the bank."
-        )
+        raise codes.IMPROVEMENT_BANK_EMPTY()
     taken = pb.ImprovementTaken(seat=seat, improvement=wire.improvement_code(improvement))
     return [pb.Event(improvement_taken=taken)]
+
+
+def improvement_takings(state: FreundeState, seat: int) -> list[pb.TakeImprovement]:
+    if state.turn.weather != "clouds":
+        return []
+    return [
+        pb.TakeImprovement(improvement=wire.improvement_code(kind))
+        for kind in improvements_in_bank(state)
+    ]

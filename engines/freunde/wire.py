@@ -6,6 +6,10 @@ Enum numbers are the position in the matching tuple of state.py plus one (0 is
 
 from __future__ import annotations
 
+import functools
+from typing import Any
+
+from engines.core import codes
 from engines.core.hexgrid import Hex
 from engines.freunde.state import COLOURS, IMPROVEMENTS, KINDS, WEATHERS
 from proto import freunde_pb2 as pb
@@ -19,17 +23,29 @@ __all__ = [
     "improvement_name",
     "kind_code",
     "kind_name",
+    "required_hex",
     "weather_code",
     "weather_name",
 ]
 
 
+@functools.lru_cache(maxsize=4096)
 def hex_msg(h: Hex) -> pb.Hex:
+    """The message of a hex, built once per hex: every message built with it copies it,
+    so it is shared, and must never be changed."""
     return pb.Hex(q=h[0], r=h[1])
 
 
 def hex_of(msg: pb.Hex) -> Hex:
     return (msg.q, msg.r)
+
+
+def required_hex(body: Any, field: str) -> Hex:
+    """A hex field of a command body; a missing one is refused, never read as the pond."""
+    if not body.HasField(field):
+        raise codes.COMMAND_MISSING_FIELD(field=f"hex ({field})")
+    hexagon = getattr(body, field)
+    return (hexagon.q, hexagon.r)
 
 
 def _name(names: tuple[str, ...], code: int) -> str:

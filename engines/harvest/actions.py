@@ -5,11 +5,19 @@ from __future__ import annotations
 from engines.harvest import codes
 from engines.harvest.content import Space, content
 from engines.harvest.events import granted, resolved, wrap
-from engines.harvest.rules import acting_step, is_open, pay, space_cost, space_tasks, spaces_in_play
+from engines.harvest.rules import (
+    acting_step,
+    is_open,
+    pay,
+    payment_of,
+    space_cost,
+    space_tasks,
+    spaces_in_play,
+)
 from engines.harvest.state import HarvestState
 from proto import harvest_pb2 as pb
 
-__all__ = ["move_piece", "place_worker", "reuse_space", "space_in_play"]
+__all__ = ["move_piece", "place_worker", "reuse_space", "reuse_task", "space_in_play"]
 
 
 def space_in_play(state: HarvestState, space_id: str) -> Space:
@@ -29,12 +37,10 @@ def _visit(state: HarvestState, seat: int, space: Space, payment: pb.Payment) ->
 
 def place_worker(state: HarvestState, cmd: pb.PlaceWorker, seat: int) -> list[pb.Event]:
     """Action Phase: put a piece on an Open action space, pay its cost, take its actions."""
-    if state.phase != "actions" or state.awaiting != "place":
-        raise codes.PLACE_NOT_NOW()
     space = space_in_play(state, cmd.space)
     if not is_open(state, space):
         raise codes.SPACE_CLOSED()
-    visit = _visit(state, seat, space, cmd.payment)
+    visit = _visit(state, seat, space, payment_of(cmd))
     return [wrap(worker_placed=pb.WorkerPlaced(seat=seat, space=space.id)), *visit]
 
 
@@ -43,22 +49,29 @@ def reuse_space(state: HarvestState, cmd: pb.ReuseSpace, seat: int) -> list[pb.E
     holding one of your pieces, paying its cost again)."""
     step = acting_step(state, seat)
     space = space_in_play(state, cmd.space)
-    kinds = [t.kind for t in step.tasks]
+    index = reuse_task(state, seat, space)
+    if index < 0:
+        kinds = {t.kind for t in step.tasks}
+        raise codes.REUSE_WRONG_SPACE() if kinds & REUSES else codes.REUSE_NONE()
+    return [resolved(seat, index), *_visit(state, seat, space, payment_of(cmd))]
+
+
+REUSES = frozenset({"two_space", "repeat_space"})
+
+
+def reuse_task(state: HarvestState, seat: int, space: Space) -> int:
+    """The waiting task that lets the seat use ``space`` again, or -1: Backyard Shed's
+    for a 2-action space, Printing Press's for a space holding one of its pieces."""
+    kinds = [t.kind for t in state.steps[-1].tasks]
     if "two_space" in kinds and space.id in content().two_action_spaces:
-        index = kinds.index("two_space")
-    elif "repeat_space" in kinds and (space.id, seat) in state.placements:
-        index = kinds.index("repeat_space")
-    elif "two_space" in kinds or "repeat_space" in kinds:
-        raise codes.REUSE_WRONG_SPACE()
-    else:
-        raise codes.REUSE_NONE()
-    return [resolved(seat, index), *_visit(state, seat, space, cmd.payment)]
+        return kinds.index("two_space")
+    if "repeat_space" in kinds and (space.id, seat) in state.placements:
+        return kinds.index("repeat_space")
+    return -1
 
 
 def move_piece(state: HarvestState, cmd: pb.MovePiece, seat: int) -> list[pb.Event]:
     """Jaime the Rabbit: after all placements, move one piece to an Open space and act."""
-    if state.phase != "jaime" or state.awaiting != "move" or state.turn != seat:
-        raise codes.MOVE_NOT_NOW()
     if (cmd.from_space, seat) not in state.placements:
         raise codes.MOVE_NO_PIECE()
     target = space_in_play(state, cmd.to_space)
@@ -69,4 +82,4 @@ def move_piece(state: HarvestState, cmd: pb.MovePiece, seat: int) -> list[pb.Eve
     moved = wrap(
         piece_moved=pb.PieceMoved(seat=seat, from_space=cmd.from_space, to_space=target.id)
     )
-    return [moved, *_visit(state, seat, target, cmd.payment)]
+    return [moved, *_visit(state, seat, target, payment_of(cmd))]

@@ -12,7 +12,7 @@ from engines.harvest.rules import acting_step, water_track
 from engines.harvest.state import Crop, HarvestState, Player
 from proto import harvest_pb2 as pb
 
-__all__ = ["end_game_points", "end_game_tasks", "repeat_building", "repeatable"]
+__all__ = ["crop_types", "end_game_points", "end_game_tasks", "repeat_building", "repeatable"]
 
 
 def repeatable(player: Player) -> tuple[str, ...]:
@@ -50,7 +50,8 @@ def end_game_tasks(player: Player) -> list[TaskSpec]:
     ]
 
 
-def _crop_types(crops: Iterable[Crop]) -> set[str]:
+def crop_types(crops: Iterable[Crop]) -> set[str]:
+    """The Crop types growing: a Bush counts only while it carries a Blueberry."""
     types: set[str] = set()
     for crop in crops:
         if crop.kind != "bush":
@@ -72,9 +73,9 @@ def end_game_points(state: HarvestState, seat: int, building: str) -> int:
         return player.coins // 2
     if kind == "adjacent_crop_types":
         cells = next(b.cells for b in player.buildings if b.building == building)
-        return per * len(_crop_types(x for x in player.crops if adjacent(cells, x.cells)))
+        return per * len(crop_types(x for x in player.crops if adjacent(cells, x.cells)))
     if kind == "planted_crop_types":
-        return per * len(_crop_types(player.crops))
+        return per * len(crop_types(player.crops))
     if kind == "seed_types":
         return per * sum(1 for n in player.seeds if n > 0)
     if kind == "end_game_buildings":

@@ -1,68 +1,45 @@
-"""Every refusal Harvest gives: a stable code clients switch on, and the player's message.
+"""Every refusal Harvest's rules give: a stable code clients switch on, and the player's
+message.
 
 Codes never change once published; messages may be reworded. A message may name
 ``{placeholders}`` filled from the refused command (never another seat's secret).
 Rules raise them as ``raise codes.SPACE_CLOSED()`` or ``raise codes.PAYMENT_WRONG_AMOUNT(cost=2)``.
+The refusals every game shares (the game is over, not your turn, an empty command, a
+command the stage does not take) are the kit's (``engines.core.codes``), made before a
+rule runs; a stage's own sentence is in ``stages.py``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from engines.core.errors import RuleViolation
+from engines.core.codes import Refusal
 
 __all__ = ["ALL", "Refusal"]
 
-
-@dataclass(frozen=True, slots=True)
-class Refusal:
-    """One refusal: ``code`` is stable, ``message`` is written for the player."""
-
-    code: str
-    message: str
-
-    def __call__(self, **details: object) -> RuleViolation:
-        return RuleViolation(self.code, self.message.format(**details))
-
-
-# --- any time ---------------------------------------------------------------------------
-COMMAND_EMPTY = Refusal("command.empty", "The command is empty.")
-TURN_NOT_YOURS = Refusal("turn.not_yours", "It is not your turn to act.")
-GAME_OVER = Refusal("game.over", "The game is over.")
-STEP_NONE = Refusal("step.none", "You have nothing to resolve right now.")
-STEP_NOT_NOW = Refusal("step.not_now", "That is not one of the actions waiting.")
-FINISH_NOT_NOW = Refusal("finish.not_now", "There is nothing to finish: make your choice.")
-
 # --- Game Setup, Player Setup, Draft Variant --------------------------------------------
 SETUP_SEATS = Refusal("setup.seats", "Harvest is for 1 to 4 players.")
-START_CHOOSE_FIRST = Refusal("start.choose_first", "Keep a Character and a Farmhouse first.")
-START_NOT_NOW = Refusal("start.not_now", "You have no Character and Farmhouse to choose.")
 START_NOT_DEALT = Refusal("start.not_dealt", "Keep one of the two {kind} you were dealt.")
-DRAFT_PICK_FIRST = Refusal("draft.pick_first", "Pick from the draft first.")
-DRAFT_NOT_NOW = Refusal("draft.not_now", "There is no draft now.")
 DRAFT_ONE = Refusal("draft.one", "Pick one Character or one Farmhouse.")
 DRAFT_HAVE_CHARACTER = Refusal("draft.have_character", "You already have a Character.")
 DRAFT_HAVE_FARMHOUSE = Refusal("draft.have_farmhouse", "You already have a Farmhouse.")
 DRAFT_UNAVAILABLE = Refusal("draft.unavailable", "That {kind} is not available.")
+CHALLENGE_UNKNOWN = Refusal("challenge.unknown", "There is no such solo challenge.")
+CHALLENGE_SOLO = Refusal("challenge.solo", "A solo challenge is played by one player.")
 
 # --- Sunrise Phase ------------------------------------------------------------------------
-SUNRISE_CHOOSE_FIRST = Refusal("sunrise.choose_first", "Choose a Sunrise tile first.")
-SUNRISE_NOT_NOW = Refusal("sunrise.not_now", "You cannot choose a Sunrise tile now.")
 SUNRISE_NOT_IN_DISPLAY = Refusal(
     "sunrise.not_in_display", "That Sunrise tile is not in the display."
 )
 
 # --- Action Phase: spaces, pieces, costs --------------------------------------------------
-PLACE_FIRST = Refusal("place.first", "Place a Player Piece first.")
-PLACE_NOT_NOW = Refusal("place.not_now", "You cannot place a Player Piece now.")
 SPACE_UNKNOWN = Refusal("space.unknown", "There is no such action space this round.")
 SPACE_CLOSED = Refusal("space.closed", "That action space is closed this round.")
 REUSE_NONE = Refusal("reuse.none", "Nothing lets you use an action space again.")
 REUSE_WRONG_SPACE = Refusal("reuse.wrong_space", "You cannot use that action space this way.")
-MOVE_FIRST = Refusal("move.first", "Move a Player Piece, or pass.")
-MOVE_NOT_NOW = Refusal("move.not_now", "You cannot move a Player Piece now.")
 MOVE_NO_PIECE = Refusal("move.no_piece", "You have no Player Piece on that space.")
 MOVE_SAME_SPACE = Refusal("move.same_space", "Move the piece to another space.")
+PAYMENT_MISSING = Refusal(
+    "payment.missing", "Say how you pay: send a payment, an empty one when nothing is owed."
+)
 PAYMENT_INVALID = Refusal("payment.invalid", "A payment cannot be negative.")
 PAYMENT_COINS_ONLY = Refusal("payment.coins_only", "Only River the Fox may pay Coins with goods.")
 PAYMENT_WRONG_AMOUNT = Refusal("payment.wrong_amount", "This costs {cost} Coins.")
@@ -87,14 +64,12 @@ FIELD_NONE = Refusal("field.none", "You have no Field Action left.")
 FIELD_UNKNOWN = Refusal("field.unknown", "A Field Action is plant, tend or harvest.")
 FIELD_BAD_CELLS = Refusal("field.bad_cells", "Those are not field spaces of your farm.")
 FIELD_CELLS_ORDER = Refusal("field.cells_order", "List each field space once, in increasing order.")
-PLANT_IN_PROGRESS = Refusal("plant.in_progress", "Finish your plant action first.")
 PLANT_NOT_NOW = Refusal("plant.not_now", "You are not planting now.")
 PLANT_UNKNOWN_SEED = Refusal("plant.unknown_seed", "That is not a Seed.")
 PLANT_NO_SEED = Refusal("plant.no_seed", "You have no such Seed in your supply.")
 PLANT_BAD_SHAPE = Refusal("plant.bad_shape", "The Seed's tile does not have that shape.")
 PLANT_NOT_EMPTY = Refusal("plant.not_empty", "Seeds go on empty field spaces.")
 PLANT_NO_FERTILIZER = Refusal("plant.no_fertilizer", "You do not have enough Fertilizer.")
-TEND_IN_PROGRESS = Refusal("tend.in_progress", "Finish your tend action first.")
 TEND_NOT_NOW = Refusal("tend.not_now", "You are not tending now.")
 TEND_UNKNOWN_CROP = Refusal("tend.unknown_crop", "That is not a Crop.")
 TEND_NO_WATER = Refusal("tend.no_water", "You do not have enough Water.")
@@ -126,6 +101,7 @@ TRADE_UNKNOWN_PAYMENT = Refusal(
     "trade.unknown_payment", "Pay with a Seed, 2 Fertilizer or 3 Water."
 )
 TRADE_NO_SEED = Refusal("trade.no_seed", "You have no such Seed to trade.")
+TRADE_NO_FOREST = Refusal("trade.no_forest", "You have no Forest left to clear.")
 TRADE_CANNOT_AFFORD = Refusal("trade.cannot_afford", "A trade costs {amount} {give}.")
 UPGRADE_SEED_NONE = Refusal("upgrade_seed.none", "You have no Seed upgrade waiting.")
 UPGRADE_SEED_TOP = Refusal("upgrade_seed.top", "Only Wheat, Strawberry and Blueberry upgrade.")

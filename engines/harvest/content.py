@@ -9,15 +9,17 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
 from engines.core.polyomino import Cell, Grid, Shape, normalize
 
 __all__ = [
+    "Challenge",
     "Content",
     "CropInfo",
+    "Goal",
     "Space",
     "TaskSpec",
     "content",
@@ -59,6 +61,32 @@ class CropInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class Goal:
+    """A solo challenge's goal: a Game End ``measure`` at least or at most a number."""
+
+    measure: str
+    at_least: int | None = None
+    at_most: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Challenge:
+    """A Solo Challenge Almanac entry: set-up changes and the goals to meet.
+
+    ``start`` changes the starting goods (signed, from the usual start); ``forests`` and
+    ``workshop_slots`` replace the usual Forest tiles and filled Workshop spaces when set.
+    """
+
+    id: str
+    title: str
+    text: str
+    start: tuple[tuple[str, int], ...]
+    forests: tuple[Cell, ...] | None
+    workshop_slots: tuple[int, ...] | None
+    goals: tuple[Goal, ...]
+
+
+@dataclass(frozen=True)
 class Content:
     """Everything the rules read from the data files."""
 
@@ -101,54 +129,87 @@ class Content:
     when_built: tuple[tuple[str, tuple[TaskSpec, ...]], ...]
     end_game: tuple[tuple[str, str, int], ...]
     building_values: tuple[tuple[str, int], ...]
+    challenges: tuple[Challenge, ...]
+
+    # Lookups by name, built once (the rules ask them on every command).
+
+    @cached_property
+    def _prices(self) -> dict[str, int]:
+        return dict(self.prices)
+
+    @cached_property
+    def _crops(self) -> dict[str, CropInfo]:
+        return {crop.name: crop for crop in self.crops}
+
+    @cached_property
+    def _sunrise(self) -> dict[int, tuple[int, TaskSpec]]:
+        return {tile: (coins, benefit) for tile, coins, benefit in self.sunrise}
+
+    @cached_property
+    def _farmhouses(self) -> dict[str, tuple[TaskSpec, ...]]:
+        return dict(self.farmhouses)
+
+    @cached_property
+    def _characters(self) -> dict[str, dict[str, Any]]:
+        return dict(self.character_rules)
+
+    @cached_property
+    def _gairy(self) -> dict[int, tuple[str, str]]:
+        return {tile: (section, arrow) for tile, section, arrow in self.gairy_tiles}
+
+    @cached_property
+    def _market_tiles(self) -> dict[str, tuple[tuple[int, tuple[TaskSpec, ...]], ...]]:
+        every = (*self.market_large, *self.market_small)
+        return dict((*every, self.market_board_large, self.market_board_small))
+
+    @cached_property
+    def _when_built(self) -> dict[str, tuple[TaskSpec, ...]]:
+        return dict(self.when_built)
+
+    @cached_property
+    def _end_game(self) -> dict[str, tuple[str, int]]:
+        return {name: (kind, per) for name, kind, per in self.end_game}
+
+    @cached_property
+    def _building_values(self) -> dict[str, int]:
+        return dict(self.building_values)
 
     def price(self, item: str) -> int:
         """A fixed Coin price: a General Store item, or a Workshop action."""
-        return dict(self.prices)[item]
-
-    def space(self, space_id: str) -> Space | None:
-        for space in self.spaces:
-            if space.id == space_id:
-                return space
-        return None
+        return self._prices[item]
 
     def crop(self, name: str) -> CropInfo:
-        return self.crops[self.seeds.index(name)]
+        return self._crops[name]
 
     def sunrise_tile(self, number: int) -> tuple[int, TaskSpec]:
-        for tile, coins, benefit in self.sunrise:
-            if tile == number:
-                return coins, benefit
-        raise KeyError(number)
+        return self._sunrise[number]
 
     def farmhouse_tasks(self, farmhouse: str) -> tuple[TaskSpec, ...]:
-        return dict(self.farmhouses)[farmhouse]
+        return self._farmhouses[farmhouse]
 
     def character(self, name: str) -> dict[str, Any]:
-        return dict(self.character_rules).get(name, {})
+        return self._characters.get(name, {})
 
     def gairy_tile(self, number: int) -> tuple[str, str]:
-        for tile, section, arrow in self.gairy_tiles:
-            if tile == number:
-                return section, arrow
-        raise KeyError(number)
+        return self._gairy[number]
 
     def market_tile(self, tile: str) -> tuple[tuple[int, tuple[TaskSpec, ...]], ...]:
-        every = (*self.market_large, *self.market_small)
-        every = (*every, self.market_board_large, self.market_board_small)
-        return dict(every)[tile]
+        return self._market_tiles[tile]
 
     def when_built_tasks(self, building: str) -> tuple[TaskSpec, ...]:
-        return dict(self.when_built).get(building, ())
+        return self._when_built.get(building, ())
 
     def end_game_rule(self, building: str) -> tuple[str, int] | None:
-        for name, kind, per in self.end_game:
-            if name == building:
-                return kind, per
-        return None
+        return self._end_game.get(building)
 
     def building_value(self, building: str) -> int:
-        return dict(self.building_values).get(building, self.building_points)
+        return self._building_values.get(building, self.building_points)
+
+    def challenge(self, challenge_id: str) -> Challenge | None:
+        for challenge in self.challenges:
+            if challenge.id == challenge_id:
+                return challenge
+        return None
 
 
 def _load(name: str) -> Any:
@@ -161,6 +222,23 @@ def _tasks(raw: list[list[Any]]) -> tuple[TaskSpec, ...]:
 
 def _market(entry: dict[str, Any]) -> tuple[str, tuple[tuple[int, tuple[TaskSpec, ...]], ...]]:
     return entry["id"], tuple((int(s["cost"]), _tasks(s["tasks"])) for s in entry["spaces"])
+
+
+def _challenge(entry: dict[str, Any]) -> Challenge:
+    setup = entry["setup"]
+    forests = setup.get("forests")
+    slots = setup.get("workshop_slots")
+    return Challenge(
+        id=entry["id"],
+        title=entry["title"],
+        text=entry["text"],
+        start=tuple((str(k), int(v)) for k, v in setup.get("start", {}).items()),
+        forests=None if forests is None else tuple((int(r), int(c)) for r, c in forests),
+        workshop_slots=None if slots is None else tuple(int(s) for s in slots),
+        goals=tuple(
+            Goal(g["measure"], g.get("at_least"), g.get("at_most")) for g in entry["goals"]
+        ),
+    )
 
 
 @cache
@@ -176,6 +254,7 @@ def content() -> Content:
     gairy = _load("gairy.json")
     market = _load("market.json")
     buildings = _load("buildings.json")["buildings"]
+    challenges = _load("challenges.json")["challenges"]
     seeds = tuple(crops["seeds"])
     return Content(
         spaces=tuple(
@@ -253,4 +332,5 @@ def content() -> Content:
         building_values=tuple(
             (b["id"], int(b["points"])) for b in buildings if b.get("end_game") == "points"
         ),
+        challenges=tuple(_challenge(c) for c in challenges),
     )

@@ -1,18 +1,24 @@
-"""``evolve``: record one event in the state. Never draws, never checks a rule."""
+"""``evolve``: one recorder per event, each writing its fact into the state.
+
+Recorders never draw, never check a rule and never decide what happens next: the rule
+that produced the event did that in ``decide``. ``RECORDERS`` is checked against the
+``Event`` oneof when the engine is built (an event without a recorder stops the import).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import fields
-from typing import Any, TypeVar
+from functools import cache
+from typing import TypeVar
 
+from engines.core.recorders import Recorders, unchanged
 from engines.harvest.content import content
 from engines.harvest.events import cells_of
 from engines.harvest.rules import phase_order
 from engines.harvest.state import Built, Crop, FinalScore, HarvestState, Player, Step, Task
 from proto import harvest_pb2 as pb
 
-__all__ = ["COUNTED", "evolve"]
+__all__ = ["COUNTED", "RECORDERS", "evolve", "replace"]
 
 # Tasks resolved one at a time (each use takes one off ``amount``); every other task
 # is a gain taken all at once.
@@ -37,20 +43,27 @@ COUNTED = frozenset(
 )
 
 _T = TypeVar("_T")
-_SET = object.__setattr__
-_FIELDS: dict[type, tuple[str, ...]] = {
-    kind: tuple(f.name for f in fields(kind)) for kind in (HarvestState, Player, Step, Crop)
-}
 
 
 def replace(obj: _T, **changes: object) -> _T:
     """``dataclasses.replace`` for the state's own frozen dataclasses, without its
-    per-call checks: it is the hottest call of a game (profiled), and every field of
-    these classes is a plain init field."""
+    per-call checks: a copy of the fields' dict with ``changes`` laid over it (every
+    field of these classes is a plain init field; see ``state``)."""
     new = object.__new__(type(obj))
-    for name in _FIELDS[type(obj)]:
-        _SET(new, name, changes[name] if name in changes else getattr(obj, name))
+    new.__dict__.update(obj.__dict__, **changes)
     return new
+
+
+RECORDERS: Recorders[HarvestState] = Recorders(pb.Event)
+
+# A blank step, copied by ``replace`` (faster than the frozen dataclass's __init__).
+_STEP = Step(seat=-1, source="")
+
+
+@cache
+def _task(kind: str, amount: int) -> Task:
+    # Tasks are few and immutable: one instance of each is shared.
+    return Task(kind, amount)
 
 
 ORDERED_PHASES = ("actions", "jaime", "game_end")
@@ -58,9 +71,18 @@ PHASE_AWAITS = {"sunrise": "choose", "actions": "place", "jaime": "move"}
 
 
 def _player(state: HarvestState, seat: int, **changes: object) -> HarvestState:
-    players = list(state.players)
-    players[seat] = replace(players[seat], **changes)
-    return replace(state, players=tuple(players))
+    return _seat(state, seat, replace(state.players[seat], **changes))
+
+
+def _seat(state: HarvestState, seat: int, player: Player, **changes: object) -> HarvestState:
+    """The state with ``player`` in ``seat`` and the other ``changes``, in one copy."""
+    players = (*state.players[:seat], player, *state.players[seat + 1 :])
+    return replace(state, players=players, **changes)
+
+
+def _top_tasks(state: HarvestState, tasks: tuple[Task, ...], **changes: object) -> HarvestState:
+    """The top step with these tasks (and their kinds) and the other ``changes``."""
+    return _top(state, tasks=tasks, kinds=frozenset([t.kind for t in tasks]), **changes)
 
 
 def _top(state: HarvestState, **changes: object) -> HarvestState:
@@ -68,7 +90,8 @@ def _top(state: HarvestState, **changes: object) -> HarvestState:
     return replace(state, steps=(*state.steps[:-1], top))
 
 
-def _set_up(state: HarvestState, e: pb.GameSetUp) -> HarvestState:
+@RECORDERS.on("game_set_up")
+def game_set_up(state: HarvestState, e: pb.GameSetUp) -> HarvestState:
     c = content()
     players = tuple(
         Player(
@@ -91,6 +114,7 @@ def _set_up(state: HarvestState, e: pb.GameSetUp) -> HarvestState:
         seats=e.seats,
         draft=e.draft,
         first_game=e.first_game,
+        challenge=e.challenge,
         phase="draft" if e.draft else "choose_start",
         players=players,
         workshop=workshop,
@@ -107,49 +131,62 @@ def _set_up(state: HarvestState, e: pb.GameSetUp) -> HarvestState:
     )
 
 
-def _turn_began(state: HarvestState, e: pb.TurnBegan) -> HarvestState:
+@RECORDERS.on("turn_began")
+def turn_began(state: HarvestState, e: pb.TurnBegan) -> HarvestState:
+    changes: dict[str, object] = {}
+    order, position = state.order, state.position
     if e.phase != state.phase:
         order = phase_order(state, e.phase) if e.phase in ORDERED_PHASES else state.order
-        state = replace(state, phase=e.phase, done=frozenset(), order=order, position=-1)
-    position = state.order.index(e.seat) if e.seat in state.order else state.position
-    state = replace(
-        state,
-        turn=e.seat,
-        awaiting=PHASE_AWAITS.get(e.phase, ""),
-        position=position,
-    )
-    if e.seat >= 0:
-        state = _player(state, e.seat, mick_used=False)
-    return state
+        position = -1
+        changes = {"phase": e.phase, "done": frozenset(), "order": order}
+    changes |= {
+        "turn": e.seat,
+        "awaiting": PHASE_AWAITS.get(e.phase, ""),
+        "position": order.index(e.seat) if e.seat in order else position,
+    }
+    if e.seat >= 0 and state.players[e.seat].mick_used:
+        return _seat(state, e.seat, replace(state.players[e.seat], mick_used=False), **changes)
+    return replace(state, **changes)
 
 
-def _granted(state: HarvestState, e: pb.TasksGranted) -> HarvestState:
-    tasks = tuple(Task(t.kind, t.amount) for t in e.tasks)
+@RECORDERS.on("tasks_granted")
+def tasks_granted(state: HarvestState, e: pb.TasksGranted) -> HarvestState:
+    tasks = tuple([_task(t.kind, t.amount) for t in e.tasks])
     if e.source == "mick":
         state = _player(state, e.seat, mick_used=True)
     if e.new_step or not state.steps:
-        step = Step(seat=e.seat, source=e.source, tasks=tasks, mode=e.mode)
+        kinds = frozenset([t.kind for t in tasks])
+        step = replace(_STEP, seat=e.seat, source=e.source, tasks=tasks, mode=e.mode, kinds=kinds)
         return replace(state, steps=(*state.steps, step))
-    return _top(state, tasks=state.steps[-1].tasks + tasks)
+    return _top_tasks(state, state.steps[-1].tasks + tasks)
 
 
-def _resolved(state: HarvestState, e: pb.TaskResolved) -> HarvestState:
+@RECORDERS.on("task_resolved")
+def task_resolved(state: HarvestState, e: pb.TaskResolved) -> HarvestState:
     top = state.steps[-1]
     tasks = list(top.tasks)
     task = tasks[e.task]
-    if task.kind in COUNTED and task.amount > 1:
-        tasks[e.task] = Task(task.kind, task.amount - 1)
-    else:
-        del tasks[e.task]
     used = top.used | {e.used} if e.used else top.used
-    return _top(state, tasks=tuple(tasks), used=used)
+    if task.kind in COUNTED and task.amount > 1:
+        # One use of several: the step's task kinds stay the same.
+        tasks[e.task] = _task(task.kind, task.amount - 1)
+        return _top(state, tasks=tuple(tasks), used=used)
+    del tasks[e.task]
+    return _top_tasks(state, tuple(tasks), used=used)
 
 
-def _resources(state: HarvestState, e: pb.ResourcesChanged) -> HarvestState:
+@RECORDERS.on("resources_changed")
+def resources_changed(state: HarvestState, e: pb.ResourcesChanged) -> HarvestState:
     p = state.players[e.seat]
-    seeds = tuple(
-        n + d for n, d in zip(p.seeds, (e.wheat, e.strawberry, e.blueberry, e.pumpkin), strict=True)
-    )
+    seeds = p.seeds
+    if e.wheat or e.strawberry or e.blueberry or e.pumpkin:
+        wheat, strawberry, blueberry, pumpkin = seeds
+        seeds = (
+            wheat + e.wheat,
+            strawberry + e.strawberry,
+            blueberry + e.blueberry,
+            pumpkin + e.pumpkin,
+        )
     return _player(
         state,
         e.seat,
@@ -163,16 +200,17 @@ def _resources(state: HarvestState, e: pb.ResourcesChanged) -> HarvestState:
     )
 
 
-def _worker_placed(state: HarvestState, e: pb.WorkerPlaced) -> HarvestState:
+@RECORDERS.on("worker_placed")
+def worker_placed(state: HarvestState, e: pb.WorkerPlaced) -> HarvestState:
     placements = (*state.placements, (e.space, e.seat)) if e.space else state.placements
-    state = replace(state, placements=placements)
     if e.seat < 0:
-        return replace(state, gairy_pieces=state.gairy_pieces - 1)
+        return replace(state, placements=placements, gairy_pieces=state.gairy_pieces - 1)
     p = state.players[e.seat]
-    return replace(_player(state, e.seat, pieces=p.pieces - 1), awaiting="")
+    return _seat(state, e.seat, replace(p, pieces=p.pieces - 1), placements=placements, awaiting="")
 
 
-def _crop_placed(state: HarvestState, e: pb.CropPlaced) -> HarvestState:
+@RECORDERS.on("crop_placed")
+def crop_placed(state: HarvestState, e: pb.CropPlaced) -> HarvestState:
     p = state.players[e.seat]
     cells = cells_of(e.cells)
     if e.crop == "blueberry":
@@ -187,13 +225,15 @@ def _crop_placed(state: HarvestState, e: pb.CropPlaced) -> HarvestState:
     return state
 
 
-def _harvested(state: HarvestState, e: pb.CropsHarvested) -> HarvestState:
+@RECORDERS.on("crops_harvested")
+def crops_harvested(state: HarvestState, e: pb.CropsHarvested) -> HarvestState:
     p = state.players[e.seat]
     kept = tuple(replace(c, berry=False) for c in p.crops if c.kind == "bush")
     return _player(state, e.seat, crops=kept)
 
 
-def _land_cleared(state: HarvestState, e: pb.LandCleared) -> HarvestState:
+@RECORDERS.on("land_cleared")
+def land_cleared(state: HarvestState, e: pb.LandCleared) -> HarvestState:
     p = state.players[e.seat]
     forest = content().grid.cell(e.forest)
     state = _player(state, e.seat, forests=tuple(f for f in p.forests if f != forest))
@@ -211,7 +251,8 @@ def _revealed(state: HarvestState, building: str, slot: int) -> HarvestState:
     )
 
 
-def _built(state: HarvestState, e: pb.BuildingBuilt) -> HarvestState:
+@RECORDERS.on("building_built")
+def building_built(state: HarvestState, e: pb.BuildingBuilt) -> HarvestState:
     workshop = list(state.workshop)
     workshop[e.slot] = ""
     cells = cells_of(e.cells)
@@ -225,24 +266,25 @@ def _built(state: HarvestState, e: pb.BuildingBuilt) -> HarvestState:
     )
 
 
-def _step_finished(state: HarvestState, e: pb.StepFinished) -> HarvestState:
+@RECORDERS.on("step_finished")
+def step_finished(state: HarvestState, e: pb.StepFinished) -> HarvestState:
     steps = state.steps[:-1]
-    state = replace(state, steps=steps)
     if steps:
-        return state
-    return replace(state, turn=-1, awaiting="", done=state.done | {e.seat})
+        return replace(state, steps=steps)
+    return replace(state, steps=steps, turn=-1, awaiting="", done=state.done | {e.seat})
 
 
-def _piece_moved(state: HarvestState, e: pb.PieceMoved) -> HarvestState:
+@RECORDERS.on("piece_moved")
+def piece_moved(state: HarvestState, e: pb.PieceMoved) -> HarvestState:
     placements = list(state.placements)
     placements.remove((e.from_space, e.seat))
     placements.append((e.to_space, e.seat))
     return replace(state, placements=tuple(placements), awaiting="")
 
 
-def _round_ended(state: HarvestState, e: pb.RoundEnded) -> HarvestState:
+@RECORDERS.on("round_ended")
+def round_ended(state: HarvestState, e: pb.RoundEnded) -> HarvestState:
     c = content()
-    shifted = ("", "", *state.workshop[:4])
     left = state.market_left
     if e.market_large in dict(c.market_large):
         left -= 1
@@ -255,7 +297,6 @@ def _round_ended(state: HarvestState, e: pb.RoundEnded) -> HarvestState:
         awaiting="",
         players=players,
         placements=(),
-        workshop=shifted,
         market_large=e.market_large,
         market_small=e.market_small,
         market_seen=state.market_seen | {e.market_large, e.market_small} - {""},
@@ -267,31 +308,28 @@ def _round_ended(state: HarvestState, e: pb.RoundEnded) -> HarvestState:
     )
 
 
-def _finished(state: HarvestState, e: pb.GameFinished) -> HarvestState:
-    final = tuple(
-        FinalScore(
-            seat=s.seat,
-            total=s.total,
-            track=s.track,
-            buildings=s.buildings,
-            crops=s.crops,
-            bushes=s.bushes,
-            coins=s.coins,
-            leftovers=s.leftovers,
-        )
-        for s in e.scores
-    )
+@RECORDERS.on("workshop_shifted")
+def workshop_shifted(state: HarvestState, e: pb.WorkshopShifted) -> HarvestState:
+    return replace(state, workshop=tuple(e.workshop))
+
+
+@RECORDERS.on("game_finished")
+def game_finished(state: HarvestState, e: pb.GameFinished) -> HarvestState:
+    names = [f.name for f in fields(FinalScore)]
+    final = tuple(FinalScore(**{name: getattr(s, name) for name in names}) for s in e.scores)
     return replace(
         state, phase="finished", turn=-1, awaiting="", final=final, winners=tuple(e.winners)
     )
 
 
-def _start_kept(state: HarvestState, e: pb.StartKept) -> HarvestState:
+@RECORDERS.on("start_kept")
+def start_kept(state: HarvestState, e: pb.StartKept) -> HarvestState:
     state = _player(state, e.seat, character=e.character, farmhouse=e.farmhouse)
     return replace(state, done=state.done | {e.seat})
 
 
-def _starts_revealed(state: HarvestState, e: pb.StartsRevealed) -> HarvestState:
+@RECORDERS.on("starts_revealed")
+def starts_revealed(state: HarvestState, e: pb.StartsRevealed) -> HarvestState:
     players = tuple(
         replace(p, character=c, farmhouse=f)
         for p, c, f in zip(state.players, e.characters, e.farmhouses, strict=True)
@@ -299,7 +337,8 @@ def _starts_revealed(state: HarvestState, e: pb.StartsRevealed) -> HarvestState:
     return replace(state, players=players)
 
 
-def _draft_picked(state: HarvestState, e: pb.DraftPicked) -> HarvestState:
+@RECORDERS.on("draft_picked")
+def draft_picked(state: HarvestState, e: pb.DraftPicked) -> HarvestState:
     p = state.players[e.seat]
     state = _player(
         state,
@@ -310,7 +349,8 @@ def _draft_picked(state: HarvestState, e: pb.DraftPicked) -> HarvestState:
     return replace(state, draft_picks=state.draft_picks + 1)
 
 
-def _sunrise_revealed(state: HarvestState, e: pb.SunriseRevealed) -> HarvestState:
+@RECORDERS.on("sunrise_revealed")
+def sunrise_revealed(state: HarvestState, e: pb.SunriseRevealed) -> HarvestState:
     order = tuple(sorted(range(state.seats), key=lambda s: state.players[s].sunrise))
     return replace(
         state,
@@ -326,58 +366,31 @@ def _sunrise_revealed(state: HarvestState, e: pb.SunriseRevealed) -> HarvestStat
     )
 
 
-def _sunrise_taken(state: HarvestState, e: pb.SunriseTaken) -> HarvestState:
+@RECORDERS.on("sunrise_taken")
+def sunrise_taken(state: HarvestState, e: pb.SunriseTaken) -> HarvestState:
     old = state.players[e.seat].sunrise
     display = tuple(old if t == e.tile else t for t in state.display)
     return replace(_player(state, e.seat, sunrise=e.tile), display=display, awaiting="")
 
 
-def _gairy_drawn(state: HarvestState, e: pb.GairyTileDrawn) -> HarvestState:
+@RECORDERS.on("gairy_tile_drawn")
+def gairy_tile_drawn(state: HarvestState, e: pb.GairyTileDrawn) -> HarvestState:
     return replace(state, gairy_revealed=state.gairy_revealed | {e.tile})
 
 
-def _crop_returned(state: HarvestState, e: pb.CropReturned) -> HarvestState:
+@RECORDERS.on("crop_returned")
+def crop_returned(state: HarvestState, e: pb.CropReturned) -> HarvestState:
     return _top(state, owed="") if state.steps else state
 
 
-def _building_revealed(state: HarvestState, e: pb.BuildingRevealed) -> HarvestState:
+@RECORDERS.on("building_revealed")
+def building_revealed(state: HarvestState, e: pb.BuildingRevealed) -> HarvestState:
     return _revealed(state, e.building, e.slot)
 
 
-def _die_rolled(state: HarvestState, e: pb.ForestDieRolled) -> HarvestState:
-    return state
-
-
-_EVOLVERS: dict[str, Callable[[HarvestState, Any], HarvestState]] = {
-    "game_set_up": _set_up,
-    "start_kept": _start_kept,
-    "starts_revealed": _starts_revealed,
-    "draft_picked": _draft_picked,
-    "sunrise_revealed": _sunrise_revealed,
-    "sunrise_taken": _sunrise_taken,
-    "tasks_granted": _granted,
-    "task_resolved": _resolved,
-    "resources_changed": _resources,
-    "turn_began": _turn_began,
-    "worker_placed": _worker_placed,
-    "gairy_tile_drawn": _gairy_drawn,
-    "crop_placed": _crop_placed,
-    "crop_returned": _crop_returned,
-    "crops_harvested": _harvested,
-    "land_cleared": _land_cleared,
-    "building_revealed": _building_revealed,
-    "building_built": _built,
-    "forest_die_rolled": _die_rolled,
-    "step_finished": _step_finished,
-    "piece_moved": _piece_moved,
-    "round_ended": _round_ended,
-    "game_finished": _finished,
-}
+RECORDERS.on("forest_die_rolled")(unchanged)
 
 
 def evolve(state: HarvestState, event: pb.Event) -> HarvestState:
-    """The state after ``event``."""
-    kind = event.WhichOneof("kind")
-    if kind is None:
-        return state
-    return _EVOLVERS[kind](state, getattr(event, kind))
+    """The state after ``event`` (rules use it to look at the state their own events make)."""
+    return RECORDERS.evolve(state, event)

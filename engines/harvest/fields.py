@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import cache
+from functools import cache, lru_cache
 
-from engines.core.polyomino import Shape, adjacent, normalize, orientations, placements
+from engines.core.errors import RuleViolation
+from engines.core.polyomino import Cell, Shape, adjacent, normalize, orientations, placements
 from engines.harvest import codes
 from engines.harvest.characters import extra_field_action, plant_discount
 from engines.harvest.content import content
@@ -17,18 +18,22 @@ from engines.harvest.rules import (
     seed_count,
     supply_left,
 )
-from engines.harvest.state import HarvestState, Player
+from engines.harvest.state import HarvestState, Player, Step
 from proto import harvest_pb2 as pb
 
 __all__ = [
     "FIELD_KINDS",
     "field_action",
     "harvest",
+    "owed_spots",
     "plant_cost",
     "plant_seed",
     "planting_spots",
+    "plants_free",
     "tend_crop",
+    "tend_refusal",
     "tending_spots",
+    "tends_free",
 ]
 
 FIELD_KINDS = ("plant", "tend", "harvest")
@@ -52,7 +57,13 @@ def tile_orientations(seed: str) -> frozenset[Shape]:
 
 def planting_spots(player: Player, seed: str) -> tuple[Shape, ...]:
     """Every orientation and position of the seed's tile on empty field spaces."""
-    return placements(content().crop(seed).shape, empty_cells(player))
+    return _placements(content().crop(seed).shape, empty_cells(player))
+
+
+@lru_cache(maxsize=4096)
+def _placements(shape: Shape, free: frozenset[Cell]) -> tuple[Shape, ...]:
+    # Cached: listed on every planting step, and a farm changes a few times a round.
+    return placements(shape, free)
 
 
 def tending_spots(player: Player, crop: str) -> tuple[Shape, ...]:
@@ -66,9 +77,8 @@ def tending_spots(player: Player, crop: str) -> tuple[Shape, ...]:
     if not planted:
         return ()
     grown = frozenset().union(*planted)
-    return tuple(
-        s for s in placements(content().crop(crop).shape, empty_cells(player)) if adjacent(s, grown)
-    )
+    spots = _placements(content().crop(crop).shape, empty_cells(player))
+    return tuple(s for s in spots if adjacent(s, grown))
 
 
 def field_action(state: HarvestState, cmd: pb.FieldAction, seat: int) -> list[pb.Event]:
@@ -89,21 +99,57 @@ def field_action(state: HarvestState, cmd: pb.FieldAction, seat: int) -> list[pb
     return events
 
 
+def _index(step: Step, kind: str) -> int:
+    return [t.kind for t in step.tasks].index(kind)
+
+
+def plants_free(step: Step) -> bool | None:
+    """How the seat may plant now: paying Fertilizer (``False``: a Plant action), without
+    it (``True``: the Silo), or not at all (``None``)."""
+    if step.mode == "plant":
+        return False
+    if "plant_free" in step.kinds:
+        return True
+    return None
+
+
+def tends_free(step: Step) -> bool | None:
+    """How the seat may tend now: paying Water (``False``: a Tend action), without it
+    (``True``: the Weather Vane), or not at all (``None``)."""
+    if step.mode == "tend":
+        return False
+    if "tend_free" in step.kinds:
+        return True
+    return None
+
+
+def tend_refusal(state: HarvestState, seat: int, crop: str, free: bool) -> RuleViolation | None:
+    """Why the crop cannot be tended now, wherever it would grow (``None``: it can): its
+    Water, and a tile of it left in the Supply."""
+    if not free and state.players[seat].water < content().crop(crop).water:
+        return codes.TEND_NO_WATER()
+    if supply_left(state, "berry" if crop == "blueberry" else crop) < 1:
+        return codes.SUPPLY_EMPTY(piece=crop)
+    return None
+
+
+def owed_spots(state: HarvestState, seat: int, owed: str) -> tuple[Shape, ...]:
+    """Where a crop the Tend still owes may go (none when the Supply is out of it)."""
+    if supply_left(state, owed) < 1:
+        return ()
+    return tending_spots(state.players[seat], owed)
+
+
 def plant_seed(state: HarvestState, cmd: pb.PlantSeed, seat: int) -> list[pb.Event]:
     """Plant: one seed from your supply onto empty field spaces, paying its Fertilizer.
 
     The Silo plants one seed without Fertilizer.
     """
     step = acting_step(state, seat)
-    kinds = [t.kind for t in step.tasks]
-    if step.mode == "plant":
-        events: list[pb.Event] = []
-        free = False
-    elif "plant_free" in kinds:
-        events = [resolved(seat, kinds.index("plant_free"))]
-        free = True
-    else:
+    free = plants_free(step)
+    if free is None:
         raise codes.PLANT_NOT_NOW()
+    events = [resolved(seat, _index(step, "plant_free"))] if free else []
     if cmd.seed not in content().seeds:
         raise codes.PLANT_UNKNOWN_SEED()
     player = state.players[seat]
@@ -146,23 +192,17 @@ def tend_crop(state: HarvestState, cmd: pb.TendCrop, seat: int) -> list[pb.Event
     cells = cells_of(_checked_cells(cmd.cells))
     if step.owed:
         return _place_owed(state, step.owed, cmd.crop, cells, seat)
-    kinds = [t.kind for t in step.tasks]
-    if step.mode == "tend":
-        events: list[pb.Event] = []
-        free = False
-    elif "tend_free" in kinds:
-        events = [resolved(seat, kinds.index("tend_free"))]
-        free = True
-    else:
+    free = tends_free(step)
+    if free is None:
         raise codes.TEND_NOT_NOW()
+    events = [resolved(seat, _index(step, "tend_free"))] if free else []
     if cmd.crop not in content().seeds:
         raise codes.TEND_UNKNOWN_CROP()
     crop = content().crop(cmd.crop)
+    refused = tend_refusal(state, seat, cmd.crop, free)
+    if refused is not None:
+        raise refused
     cost = 0 if free else crop.water
-    if player.water < cost:
-        raise codes.TEND_NO_WATER()
-    if supply_left(state, "berry" if cmd.crop == "blueberry" else cmd.crop) < 1:
-        raise codes.SUPPLY_EMPTY(piece=cmd.crop)
     if cells not in tending_spots(player, cmd.crop):
         raise codes.TEND_BAD_SPOT()
     owed = cmd.crop if crop.spread > 1 else ""
@@ -177,8 +217,7 @@ def _place_owed(
     """Tend › Reminder: a crop with no legal field space goes back to the Supply."""
     if crop != owed:
         raise codes.TEND_OWED(crop=owed)
-    player = state.players[seat]
-    spots = tending_spots(player, owed) if supply_left(state, owed) > 0 else ()
+    spots = owed_spots(state, seat, owed)
     if not cells:
         if spots:
             raise codes.TEND_OWED_HAS_SPACE(crop=owed)

@@ -46,13 +46,19 @@ def _place_one(state: HarvestState, rng: Rng) -> list[pb.Event]:
             continue
         events.append(wrap(worker_placed=pb.WorkerPlaced(seat=-1, space=space.id, gairy_tile=tile)))
         if space.section == "workshop":
-            slot = workshop_slot(state)
-            building = draw_building(state, rng) if stack_count(state) > 0 else ""
-            if slot >= 0 and building:
-                events.append(
-                    wrap(building_revealed=pb.BuildingRevealed(building=building, slot=slot))
-                )
+            events += _workshop_visit(state, rng)
         return events
+
+
+def _workshop_visit(state: HarvestState, rng: Rng) -> list[pb.Event]:
+    """Action Phase (Gairy): "draw a random unused Building and reveal it in the highest
+    available empty space of the WORKSHOP, as if it had just been cleared": like a
+    cleared building (Clear Land), it is discarded when no Workshop space is empty."""
+    if stack_count(state) <= 0:
+        return []
+    building = draw_building(state, rng)
+    slot = workshop_slot(state)
+    return [wrap(building_revealed=pb.BuildingRevealed(building=building, slot=slot))]
 
 
 def gairy_turn(state: HarvestState, rng: Rng) -> list[pb.Event]:

@@ -1,231 +1,276 @@
-"""``legal_commands``: every command ``decide`` accepts now, listed.
+"""Candidates for ``legal_commands``: for each command kind, exactly the bodies its rule
+accepts now, each once.
 
-Candidates are generated from the situation and each is checked by the very rule
-``decide`` runs, so the list and ``decide`` cannot disagree. Payments are checked once
-per candidate and then widened to every way of paying (River the Fox).
+Every lister asks the rule's own questions (the ``*_refusal`` checks, the task a
+Workshop action would use, the spots a crop may take) instead of deciding each
+candidate, so listing is cheap; the moves say ``exact=True`` and the kit's conformance
+check (the property test) proves, by deciding every listed command in its deep games,
+that the lists and ``decide`` agree. Payments are widened to every way of paying a Coin
+cost (River the Fox). A step's fourteen command kinds are each asked on every listing,
+so each first looks at the step's task kinds and answers "none" at once (profiled).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterable, Iterator
 
-from engines.core.errors import RuleViolation
-from engines.core.rng import Rng
+from engines.harvest.actions import REUSES, reuse_task
 from engines.harvest.benefits import is_simple, options_for
 from engines.harvest.buildings import repeatable
 from engines.harvest.content import content
-from engines.harvest.decide import apply_rule, to_act
 from engines.harvest.events import cell_numbers
-from engines.harvest.fields import FIELD_KINDS, planting_spots, tending_spots
+from engines.harvest.fields import (
+    FIELD_KINDS,
+    owed_spots,
+    plant_cost,
+    planting_spots,
+    plants_free,
+    tend_refusal,
+    tending_spots,
+    tends_free,
+)
 from engines.harvest.rules import (
     SEED_FIELDS,
+    bucket_track,
     is_open,
     payments,
     space_cost,
     spaces_in_play,
-    supply_left,
 )
-from engines.harvest.setup import draft_order
-from engines.harvest.stages import stage_of
-from engines.harvest.state import HarvestState, Player, Step
-from engines.harvest.store import ITEMS, item_price
-from engines.harvest.workshop import build_cost, build_sites
+from engines.harvest.setup import draft_refusal
+from engines.harvest.state import HarvestState, Step
+from engines.harvest.store import ITEMS, item_price, purchase_refusal
+from engines.harvest.trading import seed_upgrade_refusal, trade_refusal
+from engines.harvest.workshop import (
+    BUILD_TASKS,
+    CLEAR_TASKS,
+    UPGRADE_TASKS,
+    action_price,
+    allowing,
+    build_cost,
+    build_sites,
+)
 from proto import harvest_pb2 as pb
 
-__all__ = ["legal_commands"]
+__all__ = [
+    "builds",
+    "choose_sunrises",
+    "clear_lands",
+    "draft_picks",
+    "field_actions",
+    "finishes",
+    "keep_starts",
+    "move_pieces",
+    "place_workers",
+    "plant_seeds",
+    "purchases",
+    "repeat_buildings",
+    "rerolls",
+    "reuse_spaces",
+    "take_benefits",
+    "tend_crops",
+    "trades",
+    "upgrade_buckets",
+    "upgrade_seeds",
+]
 
 
-def _cmd(**kind: object) -> pb.Command:
-    return pb.Command(**kind)  # type: ignore[arg-type]
+NONE: tuple[()] = ()
 
 
-def _costed(player: Player, cost: int) -> list[pb.Payment]:
-    return payments(player, cost)
+def _top(state: HarvestState) -> Step:
+    """The step being resolved (every stage taking these commands has one)."""
+    return state.steps[-1]
 
 
-def _start(state: HarvestState, seat: int) -> Iterator[pb.Command]:
+def keep_starts(state: HarvestState, seat: int) -> Iterator[pb.KeepStart]:
     player = state.players[seat]
     for character in player.dealt_characters:
         for farmhouse in player.dealt_farmhouses:
-            yield _cmd(keep_start=pb.KeepStart(character=character, farmhouse=farmhouse))
+            yield pb.KeepStart(character=character, farmhouse=farmhouse)
 
 
-def _draft(state: HarvestState) -> Iterator[pb.Command]:
-    for character in state.draft_characters:
-        yield _cmd(draft_pick=pb.DraftPick(character=character))
-    for farmhouse in state.draft_farmhouses:
-        yield _cmd(draft_pick=pb.DraftPick(farmhouse=farmhouse))
+def draft_picks(state: HarvestState, seat: int) -> Iterator[pb.DraftPick]:
+    picks = [pb.DraftPick(character=c) for c in state.draft_characters]
+    picks += [pb.DraftPick(farmhouse=f) for f in state.draft_farmhouses]
+    return (p for p in picks if draft_refusal(state, seat, p) is None)
 
 
-def _places(state: HarvestState, seat: int) -> Iterator[pb.Command]:
+def choose_sunrises(state: HarvestState, seat: int) -> list[pb.ChooseSunrise]:
+    return [pb.ChooseSunrise(tile=tile) for tile in state.display]
+
+
+def place_workers(state: HarvestState, seat: int) -> Iterator[pb.PlaceWorker]:
     player = state.players[seat]
+    closed = {space for space, _ in state.placements}
     for space in spaces_in_play(state):
-        if is_open(state, space):
-            for payment in _costed(player, space_cost(state, space)):
-                yield _cmd(place_worker=pb.PlaceWorker(space=space.id, payment=payment))
+        if space.always_open or space.id not in closed:
+            for payment in payments(player, space_cost(state, space)):
+                yield pb.PlaceWorker(space=space.id, payment=payment)
 
 
-def _moves(state: HarvestState, seat: int) -> Iterator[pb.Command]:
+def move_pieces(state: HarvestState, seat: int) -> Iterator[pb.MovePiece]:
     player = state.players[seat]
-    for origin, owner in state.placements:
-        if owner != seat:
-            continue
+    # Two pieces on one always-open space are one choice of where to move from.
+    origins = dict.fromkeys(space for space, owner in state.placements if owner == seat)
+    for origin in origins:
         for space in spaces_in_play(state):
             if space.id != origin and is_open(state, space):
-                for payment in _costed(player, space_cost(state, space)):
-                    yield _cmd(
-                        move_piece=pb.MovePiece(
-                            from_space=origin, to_space=space.id, payment=payment
-                        )
-                    )
-    yield _cmd(finish=pb.Finish())
+                for payment in payments(player, space_cost(state, space)):
+                    yield pb.MovePiece(from_space=origin, to_space=space.id, payment=payment)
 
 
-def _tends(state: HarvestState, player: Player, crops: tuple[str, ...]) -> Iterator[pb.Command]:
-    for crop in crops:
-        for spot in tending_spots(player, crop):
-            yield _cmd(tend_crop=pb.TendCrop(crop=crop, cells=cell_numbers(spot)))
+def finishes(state: HarvestState, seat: int) -> tuple[pb.Finish]:
+    return (pb.Finish(),)
 
 
-def _plants(player: Player) -> Iterator[pb.Command]:
-    for seed in SEED_FIELDS:
-        if player.seeds[SEED_FIELDS.index(seed)] > 0:
-            for spot in planting_spots(player, seed):
-                yield _cmd(plant_seed=pb.PlantSeed(seed=seed, cells=cell_numbers(spot)))
+def take_benefits(state: HarvestState, seat: int) -> list[pb.TakeBenefit]:
+    return [
+        pb.TakeBenefit(task=index, option=option)
+        for index, task in enumerate(_top(state).tasks)
+        if is_simple(task)
+        for option in options_for(task)
+    ]
 
 
-def _workshop(state: HarvestState, player: Player, kind: str) -> Iterator[pb.Command]:
-    upgrade = content().price("upgrade_bucket") if kind == "workshop" else 0
-    clear = content().price("clear_land") if kind == "workshop" else 0
-    if kind in ("workshop", "rose"):
-        for payment in _costed(player, upgrade):
-            yield _cmd(upgrade_bucket=pb.UpgradeBucket(payment=payment))
-    if kind in ("workshop", "rose", "clear_land", "clear_land_no_die"):
-        for forest in player.forests:
-            for payment in _costed(player, clear):
-                number = content().grid.index(forest)
-                yield _cmd(clear_land=pb.ClearLand(forest=number, payment=payment))
-    if kind in ("workshop", "rose", "build"):
-        sites = build_sites(player)
-        for slot, building in enumerate(state.workshop):
-            if not building:
-                continue
-            for payment in _costed(player, build_cost(state, player, slot)):
-                for site in sites:
-                    cell = content().grid.index(site)
-                    yield _cmd(build=pb.Build(slot=slot, cell=cell, payment=payment))
+def rerolls(state: HarvestState, seat: int) -> Iterable[pb.RerollDie]:
+    if state.players[seat].rerolls <= 0:
+        return NONE
+    tasks = _top(state).tasks
+    return [pb.RerollDie(task=i) for i, t in enumerate(tasks) if t.kind.startswith("die:")]
 
 
-def _task_commands(state: HarvestState, seat: int, step: Step) -> Iterator[pb.Command]:
+def purchases(state: HarvestState, seat: int) -> Iterable[pb.Purchase]:
+    if "purchase" not in _top(state).kinds:
+        return NONE
     player = state.players[seat]
-    kinds = {t.kind for t in step.tasks}
-    for index, task in enumerate(step.tasks):
-        if is_simple(task):
-            for option in options_for(task):
-                yield _cmd(take_benefit=pb.TakeBenefit(task=index, option=option))
-        if task.kind.startswith("die:") and player.rerolls > 0:
-            yield _cmd(reroll_die=pb.RerollDie(task=index))
-    if "purchase" in kinds:
-        for item in ITEMS:
-            for payment in _costed(player, item_price(item)):
-                yield _cmd(purchase=pb.Purchase(item=item, payment=payment))
-    if "field" in kinds:
-        for field_kind in FIELD_KINDS:
-            yield _cmd(field_action=pb.FieldAction(kind=field_kind))
-    for kind in ("workshop", "rose", "build", "clear_land", "clear_land_no_die"):
-        if kind in kinds:
-            yield from _workshop(state, player, kind)
-    if "trade" in kinds:
-        c = content()
-        gives = [("seed", s) for s in SEED_FIELDS] + [(g, "") for g, _ in c.trade_costs]
-        for give, seed in gives:
-            for action, _ in c.trade_actions:
-                yield _cmd(trade=pb.Trade(give=give, seed=seed, action=action))
-    if "seed_upgrade" in kinds:
-        for seed in SEED_FIELDS[:-1]:
-            yield _cmd(upgrade_seed=pb.UpgradeSeed(seed=seed))
-    if kinds & {"two_space", "repeat_space"}:
-        for space in spaces_in_play(state):
-            for payment in _costed(player, space_cost(state, space)):
-                yield _cmd(reuse_space=pb.ReuseSpace(space=space.id, payment=payment))
-    if "repeat_built" in kinds:
-        for building in repeatable(player):
-            yield _cmd(repeat_building=pb.RepeatBuilding(building=building))
-    if "plant_free" in kinds:
-        yield from _plants(player)
-    if "tend_free" in kinds:
-        yield from _tends(state, player, SEED_FIELDS)
-    yield _cmd(finish=pb.Finish())
+    return [
+        pb.Purchase(item=item, payment=payment)
+        for item in ITEMS
+        if purchase_refusal(state, seat, item) is None
+        for payment in payments(player, item_price(item))
+    ]
 
 
-def _step_commands(state: HarvestState, seat: int, step: Step) -> Iterator[pb.Command]:
+def field_actions(state: HarvestState, seat: int) -> Iterable[pb.FieldAction]:
+    if "field" not in _top(state).kinds:
+        return NONE
+    return [pb.FieldAction(kind=kind) for kind in FIELD_KINDS]
+
+
+def upgrade_buckets(state: HarvestState, seat: int) -> Iterable[pb.UpgradeBucket]:
+    step = _top(state)
+    if step.kinds.isdisjoint(UPGRADE_TASKS):
+        return NONE
+    index, kind = allowing(step, UPGRADE_TASKS, "upgrade")
     player = state.players[seat]
+    if index < 0 or bucket_track().room(player.bucket) <= 0:
+        return NONE
+    price = action_price(kind, "upgrade_bucket")
+    return [pb.UpgradeBucket(payment=payment) for payment in payments(player, price)]
+
+
+def clear_lands(state: HarvestState, seat: int) -> Iterable[pb.ClearLand]:
+    step = _top(state)
+    if step.kinds.isdisjoint(CLEAR_TASKS):
+        return NONE
+    index, kind = allowing(step, CLEAR_TASKS, "clear")
+    if index < 0:
+        return NONE
+    player = state.players[seat]
+    grid = content().grid
+    return [
+        pb.ClearLand(forest=grid.index(forest), payment=payment)
+        for forest in player.forests
+        for payment in payments(player, action_price(kind, "clear_land"))
+    ]
+
+
+def builds(state: HarvestState, seat: int) -> Iterable[pb.Build]:
+    step = _top(state)
+    if step.kinds.isdisjoint(BUILD_TASKS) or allowing(step, BUILD_TASKS, "build")[0] < 0:
+        return NONE
+    player = state.players[seat]
+    grid = content().grid
+    sites = [grid.index(site) for site in build_sites(player)]
+    return [
+        pb.Build(slot=slot, cell=cell, payment=payment)
+        for slot, building in enumerate(state.workshop)
+        if building
+        for payment in payments(player, build_cost(state, player, slot))
+        for cell in sites
+    ]
+
+
+def trades(state: HarvestState, seat: int) -> Iterable[pb.Trade]:
+    if "trade" not in _top(state).kinds:
+        return NONE
+    c = content()
+    player = state.players[seat]
+    gives = [("seed", s) for s in SEED_FIELDS] + [(g, "") for g, _ in c.trade_costs]
+    offers = (
+        pb.Trade(give=give, seed=seed, action=action)
+        for give, seed in gives
+        for action, _ in c.trade_actions
+    )
+    return [trade for trade in offers if trade_refusal(player, trade) is None]
+
+
+def upgrade_seeds(state: HarvestState, seat: int) -> Iterable[pb.UpgradeSeed]:
+    if "seed_upgrade" not in _top(state).kinds:
+        return NONE
+    return [
+        pb.UpgradeSeed(seed=seed)
+        for seed in SEED_FIELDS
+        if seed_upgrade_refusal(state, seat, seed) is None
+    ]
+
+
+def reuse_spaces(state: HarvestState, seat: int) -> Iterable[pb.ReuseSpace]:
+    if _top(state).kinds.isdisjoint(REUSES):
+        return NONE
+    player = state.players[seat]
+    return [
+        pb.ReuseSpace(space=space.id, payment=payment)
+        for space in spaces_in_play(state)
+        if reuse_task(state, seat, space) >= 0
+        for payment in payments(player, space_cost(state, space))
+    ]
+
+
+def repeat_buildings(state: HarvestState, seat: int) -> Iterable[pb.RepeatBuilding]:
+    if "repeat_built" not in _top(state).kinds:
+        return NONE
+    return [pb.RepeatBuilding(building=b) for b in repeatable(state.players[seat])]
+
+
+def plant_seeds(state: HarvestState, seat: int) -> Iterable[pb.PlantSeed]:
+    free = plants_free(_top(state))
+    if free is None:
+        return NONE
+    player = state.players[seat]
+    return [
+        pb.PlantSeed(seed=seed, cells=cell_numbers(spot))
+        for index, seed in enumerate(SEED_FIELDS)
+        if player.seeds[index] > 0 and (free or player.fertilizer >= plant_cost(player, seed))
+        for spot in planting_spots(player, seed)
+    ]
+
+
+def tend_crops(state: HarvestState, seat: int) -> Iterable[pb.TendCrop]:
+    step = _top(state)
     if step.owed:
-        spots = tending_spots(player, step.owed) if supply_left(state, step.owed) > 0 else ()
+        spots = owed_spots(state, seat, step.owed)
         if not spots:
-            yield _cmd(tend_crop=pb.TendCrop(crop=step.owed))
-        yield from _tends(state, player, (step.owed,))
-        return
-    if step.mode == "plant":
-        yield from _plants(player)
-        yield _cmd(finish=pb.Finish())
-        return
-    if step.mode == "tend":
-        yield from _tends(state, player, SEED_FIELDS)
-        yield _cmd(finish=pb.Finish())
-        return
-    yield from _task_commands(state, seat, step)
-
-
-def _sunrise_choices(state: HarvestState, seat: int) -> Iterator[pb.Command]:
-    for tile in state.display:
-        yield _cmd(choose_sunrise=pb.ChooseSunrise(tile=tile))
-
-
-def _top_step(state: HarvestState, seat: int) -> Iterator[pb.Command]:
-    return _step_commands(state, seat, state.steps[-1])
-
-
-def _nothing(state: HarvestState, seat: int) -> Iterator[pb.Command]:
-    return iter(())
-
-
-# One generator per stage of ``stages.STAGES``; each yields candidates only of the
-# command kinds that stage accepts.
-GENERATORS: dict[str, Callable[[HarvestState, int], Iterator[pb.Command]]] = {
-    "choose_start": _start,
-    "draft": lambda state, seat: _draft(state),
-    "choose_sunrise": _sunrise_choices,
-    "place": _places,
-    "move": _moves,
-    "plant": _top_step,
-    "tend": _top_step,
-    "owed": _top_step,
-    "step": _top_step,
-    "waiting": _nothing,
-    "finished": _nothing,
-}
-
-
-def _candidates(state: HarvestState, seat: int) -> Iterator[pb.Command]:
-    return GENERATORS[stage_of(state)](state, seat)
-
-
-def legal_commands(state: HarvestState, seat: int) -> list[pb.Command]:
-    """Every command ``decide`` would accept from ``seat`` now, without duplicates."""
-    if state.phase == "finished" or seat not in to_act(state):
-        return []
-    if state.phase == "draft" and draft_order(state)[state.draft_picks] != seat:
-        return []
-    found: dict[bytes, pb.Command] = {}
-    probe = Rng(b"legal-commands-probe", "harvest", 0)
-    for command in _candidates(state, seat):
-        key = command.SerializeToString(deterministic=True)
-        if key in found:
-            continue
-        try:
-            apply_rule(state, command, seat, probe)
-        except RuleViolation:
-            continue
-        found[key] = command
-    return list(found.values())
+            return [pb.TendCrop(crop=step.owed)]
+        return [pb.TendCrop(crop=step.owed, cells=cell_numbers(spot)) for spot in spots]
+    free = tends_free(step)
+    if free is None:
+        return NONE
+    player = state.players[seat]
+    return [
+        pb.TendCrop(crop=crop, cells=cell_numbers(spot))
+        for crop in SEED_FIELDS
+        if tend_refusal(state, seat, crop, free) is None
+        for spot in tending_spots(player, crop)
+    ]

@@ -9,13 +9,14 @@ from engines.core.rng import Rng
 from engines.harvest.content import TaskSpec, content
 from engines.harvest.state import HarvestState
 
-__all__ = ["MarketSpace", "market_spaces", "next_market_tiles"]
+__all__ = ["MarketSpace", "market_spaces", "next_market_tiles", "tile_spaces"]
 
 MarketSpace = tuple[int, tuple[TaskSpec, ...]]
 
 
 @cache
-def _spaces(large: str, small: str) -> dict[str, MarketSpace]:
+def tile_spaces(large: str, small: str) -> dict[str, MarketSpace]:
+    """The market spaces these two top tiles show (the large and the small space)."""
     c = content()
     found: dict[str, MarketSpace] = {}
     for space in c.spaces:
@@ -31,7 +32,7 @@ def _spaces(large: str, small: str) -> dict[str, MarketSpace]:
 def market_spaces(state: HarvestState) -> dict[str, MarketSpace]:
     """The Farmer's Market: each open-able space with its cost and actions (the small
     tile only at 4 players: below that it is "Out to Lunch")."""
-    return _spaces(state.market_large, state.market_small)
+    return tile_spaces(state.market_large, state.market_small)
 
 
 def _next(state: HarvestState, rng: Rng, tiles: tuple[str, ...], board: str, top: str) -> str:

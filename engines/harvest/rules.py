@@ -5,7 +5,8 @@ Each function names the rulebook section it follows.
 
 from __future__ import annotations
 
-from functools import cache
+from collections.abc import Sequence
+from functools import cache, lru_cache
 
 from engines.core.polyomino import Cell
 from engines.core.track import Track
@@ -13,7 +14,7 @@ from engines.harvest import codes
 from engines.harvest.characters import pays_with_goods
 from engines.harvest.content import Space, TaskSpec, content
 from engines.harvest.events import resources
-from engines.harvest.market import market_spaces
+from engines.harvest.market import market_spaces, tile_spaces
 from engines.harvest.state import HarvestState, Player, Step
 from proto import harvest_pb2 as pb
 
@@ -27,13 +28,13 @@ __all__ = [
     "gain",
     "is_open",
     "pay",
+    "payment_of",
     "payments",
     "seed_count",
     "space_cost",
     "space_tasks",
     "spaces_in_play",
     "supply_left",
-    "top_step",
     "water_track",
 ]
 
@@ -114,21 +115,21 @@ def gain(state: HarvestState, seat: int, kind: str, amount: int, reason: str) ->
     return [resources(seat, reason, **delta)] if delta else []
 
 
-def top_step(state: HarvestState) -> Step | None:
-    return state.steps[-1] if state.steps else None
-
-
 def acting_step(state: HarvestState, seat: int) -> Step:
-    """The step the seat is resolving; refuses when nothing is waiting."""
-    step = top_step(state)
-    if step is None or step.seat != seat:
-        raise codes.STEP_NONE()
-    return step
+    """The step the seat is resolving (the flow admits step commands only from the
+    seat of the top step)."""
+    return state.steps[-1]
 
 
 def spaces_in_play(state: HarvestState) -> tuple[Space, ...]:
     """The action spaces on the Town Board this round."""
-    market = market_spaces(state)
+    return _spaces_in_play(state.market_large, state.market_small)
+
+
+@cache
+def _spaces_in_play(market_large: str, market_small: str) -> tuple[Space, ...]:
+    # Cached: asked for every placement listed, and it changes only with the market.
+    market = tile_spaces(market_large, market_small)
     return tuple(s for s in content().spaces if not s.market or s.id in market)
 
 
@@ -150,12 +151,15 @@ def space_tasks(state: HarvestState, space: Space) -> tuple[TaskSpec, ...]:
     return space.tasks
 
 
-def payments(player: Player, cost: int) -> list[pb.Payment]:
-    """Every way the player may pay a Coin cost (River the Fox: Water and Fertilizer too)."""
+def payments(player: Player, cost: int) -> Sequence[pb.Payment]:
+    """Every way the player may pay a Coin cost (River the Fox: Water and Fertilizer too).
+
+    Read only: a command built with one copies it.
+    """
     if cost <= 0:
-        return [pb.Payment()]
+        return _in_coins(0)
     if not pays_with_goods(player):
-        return [pb.Payment(coins=cost)] if player.coins >= cost else []
+        return _in_coins(cost) if player.coins >= cost else ()
     found = []
     for water in range(min(cost, player.water) + 1):
         for fertilizer in range(min(cost - water, player.fertilizer) + 1):
@@ -163,6 +167,32 @@ def payments(player: Player, cost: int) -> list[pb.Payment]:
             if coins <= player.coins:
                 found.append(pb.Payment(coins=coins, water=water, fertilizer=fertilizer))
     return found
+
+
+# The commands that may cost Coins.
+Paying = (
+    pb.PlaceWorker
+    | pb.MovePiece
+    | pb.ReuseSpace
+    | pb.Purchase
+    | pb.UpgradeBucket
+    | pb.ClearLand
+    | pb.Build
+)
+
+
+def payment_of(body: Paying) -> pb.Payment:
+    """The payment a command names. A command that may cost Coins always names one (an
+    empty one when nothing is owed), so each move has one spelling."""
+    if not body.HasField("payment"):
+        raise codes.PAYMENT_MISSING()
+    return body.payment
+
+
+@cache
+def _in_coins(cost: int) -> tuple[pb.Payment]:
+    # Cached: asked for every space and item listed; callers only read it.
+    return (pb.Payment(coins=cost),)
 
 
 def pay(
@@ -197,15 +227,21 @@ def pay(
 
 def empty_cells(player: Player) -> frozenset[Cell]:
     """Field spaces with no Forest, Building or Crop on them."""
-    c = content()
     taken: set[Cell] = set(forest_blocks(player.forests))
     for built in player.buildings:
         taken |= built.cells
     for crop in player.crops:
         taken |= crop.cells
-    return c.grid.cells - taken
+    return field_cells() - taken
 
 
+@cache
+def field_cells() -> frozenset[Cell]:
+    """Every field space of a Farm Board."""
+    return content().grid.cells
+
+
+@lru_cache(maxsize=1024)
 def forest_blocks(forests: tuple[Cell, ...]) -> frozenset[Cell]:
     """The field spaces under Forest tiles (each 2x2, named by its top-left cell)."""
     cells: set[Cell] = set()

@@ -6,8 +6,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from engines.core.deck import shuffled
+from engines.core.errors import RuleViolation
 from engines.core.rng import Rng
 from engines.harvest import codes
+from engines.harvest.challenges import chosen_challenge
 from engines.harvest.characters import start_bucket
 from engines.harvest.content import content
 from engines.harvest.events import cell_numbers, resources, wrap
@@ -17,6 +19,7 @@ from proto import harvest_pb2 as pb
 __all__ = [
     "draft_order",
     "draft_pick",
+    "draft_refusal",
     "keep_start",
     "reveal_starts",
     "set_up",
@@ -25,10 +28,12 @@ __all__ = [
 
 
 def set_up(seats: int, options: Mapping[str, Any], rng: Rng) -> list[pb.Event]:
-    """Game Setup 1-8 and Player Setup 1-8 (the draft variant or first-game combos)."""
+    """Game Setup 1-8 and Player Setup 1-8 (the draft variant or first-game combos); a
+    solo challenge's set-up changes (Forests, Workshop, starting goods)."""
     c = content()
     if not 1 <= seats <= 4:
         raise codes.SETUP_SEATS()
+    challenge = chosen_challenge(seats, options)
     draft = bool(options.get("draft", False))
     first_game = bool(options.get("first_game", False)) and not draft
     characters = shuffled(c.characters, rng)
@@ -37,7 +42,12 @@ def set_up(seats: int, options: Mapping[str, Any], rng: Rng) -> list[pb.Event]:
     combos = shuffled(c.first_game, rng)
     workshop = [""] * len(c.workshop_slot_costs)
     building_draw = shuffled(c.buildings, rng)
-    for slot, building in zip(c.workshop_setup_slots, building_draw, strict=False):
+    slots = c.workshop_setup_slots
+    forests = c.forests
+    if challenge is not None:
+        slots = slots if challenge.workshop_slots is None else challenge.workshop_slots
+        forests = forests if challenge.forests is None else challenge.forests
+    for slot, building in zip(slots, building_draw, strict=False):
         workshop[slot] = building
     large = rng.choice([t for t, _ in c.market_large])
     small = rng.choice([t for t, _ in c.market_small]) if seats == 4 else ""
@@ -57,7 +67,7 @@ def set_up(seats: int, options: Mapping[str, Any], rng: Rng) -> list[pb.Event]:
                 characters=dealt_c,
                 farmhouses=dealt_f,
                 sunrise=sunrise[seat],
-                forests=cell_numbers(c.forests),
+                forests=cell_numbers(forests),
             )
         )
     setup = pb.GameSetUp(
@@ -71,8 +81,11 @@ def set_up(seats: int, options: Mapping[str, Any], rng: Rng) -> list[pb.Event]:
         gairy_tiles_per_turn={1: 2, 2: 1}.get(seats, 0),
         draft_characters=characters[: seats + 1] if draft else (),
         draft_farmhouses=farmhouses[: seats + 1] if draft else (),
+        challenge=challenge.id if challenge is not None else "",
     )
     events = [wrap(game_set_up=setup)]
+    if challenge is not None and challenge.start:
+        events.append(resources(0, "challenge", **dict(challenge.start)))
     if first_game:
         for seat, (character, farmhouse) in enumerate(combos[:seats]):
             events.append(
@@ -102,8 +115,6 @@ def reveal_starts(state: HarvestState) -> list[pb.Event]:
 
 def keep_start(state: HarvestState, cmd: pb.KeepStart, seat: int) -> list[pb.Event]:
     """Player Setup 2: keep 1 of your 2 Characters and 1 of your 2 Farmhouses."""
-    if state.phase != "choose_start" or seat in state.done:
-        raise codes.START_NOT_NOW()
     player = state.players[seat]
     if cmd.character not in player.dealt_characters:
         raise codes.START_NOT_DEALT(kind="Characters")
@@ -121,22 +132,31 @@ def draft_order(state: HarvestState) -> tuple[int, ...]:
 
 def draft_pick(state: HarvestState, cmd: pb.DraftPick, seat: int) -> list[pb.Event]:
     """Draft Variant: take a revealed Character or Farmhouse; end with one of each."""
-    if state.phase != "draft":
-        raise codes.DRAFT_NOT_NOW()
-    player = state.players[seat]
-    taken_c = {p.character for p in state.players}
-    taken_f = {p.farmhouse for p in state.players}
-    if bool(cmd.character) == bool(cmd.farmhouse):
-        raise codes.DRAFT_ONE()
+    refused = draft_refusal(state, seat, cmd)
+    if refused is not None:
+        raise refused
     if cmd.character:
-        if player.character:
-            raise codes.DRAFT_HAVE_CHARACTER()
-        if cmd.character not in state.draft_characters or cmd.character in taken_c:
-            raise codes.DRAFT_UNAVAILABLE(kind="Character")
         picked = pb.DraftPicked(seat=seat, character=cmd.character)
         return [wrap(draft_picked=picked), *start_bucket_events(seat, cmd.character)]
-    if player.farmhouse:
-        raise codes.DRAFT_HAVE_FARMHOUSE()
-    if cmd.farmhouse not in state.draft_farmhouses or cmd.farmhouse in taken_f:
-        raise codes.DRAFT_UNAVAILABLE(kind="Farmhouse")
     return [wrap(draft_picked=pb.DraftPicked(seat=seat, farmhouse=cmd.farmhouse))]
+
+
+def draft_refusal(state: HarvestState, seat: int, cmd: pb.DraftPick) -> RuleViolation | None:
+    """Why the seat cannot take this pick (``None``: it can): one Character or one
+    Farmhouse, of a kind it does not have yet, revealed and not taken."""
+    player = state.players[seat]
+    if bool(cmd.character) == bool(cmd.farmhouse):
+        return codes.DRAFT_ONE()
+    if cmd.character:
+        if player.character:
+            return codes.DRAFT_HAVE_CHARACTER()
+        taken = {p.character for p in state.players}
+        if cmd.character not in state.draft_characters or cmd.character in taken:
+            return codes.DRAFT_UNAVAILABLE(kind="Character")
+        return None
+    if player.farmhouse:
+        return codes.DRAFT_HAVE_FARMHOUSE()
+    taken = {p.farmhouse for p in state.players}
+    if cmd.farmhouse not in state.draft_farmhouses or cmd.farmhouse in taken:
+        return codes.DRAFT_UNAVAILABLE(kind="Farmhouse")
+    return None

@@ -1,5 +1,9 @@
 """Harvest's state: plain frozen data, changed only by ``evolve``.
 
+The classes that change on every event (the table, a player, a step, a crop) keep
+their fields in ``__dict__`` rather than slots, so ``evolve.replace`` copies one in a
+single dict update (profiled: copying field by field was the hottest call of a game).
+
 No stack or deck order is kept: building, sunrise, market and Gairy tiles are drawn
 from unordered pools when they are revealed (each draw recorded in its event), which
 is the same chance as shuffling at set-up and leaves no hidden order to leak. The
@@ -32,12 +36,13 @@ class Task:
     amount: int = 1
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Step:
     """One bundle of tasks a player resolves, in any order, before the step below it.
 
     ``mode`` marks a Plant or Tend action in progress; ``owed`` is a crop a Tend has
-    produced that must still be placed (the second Strawberry).
+    produced that must still be placed (the second Strawberry). ``kinds`` are the kinds
+    of ``tasks``, kept beside them because every command kind of a step asks for them.
     """
 
     seat: int
@@ -46,9 +51,10 @@ class Step:
     used: frozenset[str] = frozenset()
     mode: str = ""
     owed: str = ""
+    kinds: frozenset[str] = frozenset()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Crop:
     """A crop tile on the field; a ``bush`` may carry one Blueberry (``berry``)."""
 
@@ -65,7 +71,7 @@ class Built:
     cells: frozenset[Cell]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Player:
     """One farmer: supply, tracks and farm board."""
 
@@ -88,7 +94,7 @@ class Player:
     mick_used: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class FinalScore:
     """Game End scoring of one seat."""
 
@@ -102,13 +108,14 @@ class FinalScore:
     leftovers: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class HarvestState:
     """The whole table."""
 
     seats: int = 0
     draft: bool = False
     first_game: bool = False
+    challenge: str = ""
     phase: str = "setup"
     round: int = 0
     turn: int = -1

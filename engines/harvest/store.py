@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engines.core.errors import RuleViolation
 from engines.harvest import codes
 from engines.harvest.content import content
 from engines.harvest.events import resolved
@@ -11,13 +12,14 @@ from engines.harvest.rules import (
     fertilizer_track,
     gain,
     pay,
+    payment_of,
     supply_left,
     water_track,
 )
 from engines.harvest.state import HarvestState
 from proto import harvest_pb2 as pb
 
-__all__ = ["ITEMS", "item_price", "purchase"]
+__all__ = ["ITEMS", "item_price", "purchase", "purchase_refusal"]
 
 ITEMS = ("fertilizer", "fill_bucket", "wheat", "strawberry", "blueberry", "pumpkin")
 
@@ -29,22 +31,31 @@ def item_price(item: str) -> int:
     return content().price(item)
 
 
+def purchase_refusal(state: HarvestState, seat: int, item: str) -> RuleViolation | None:
+    """Why the item cannot be bought (``None``: it can): the Store sells it, and buying
+    gains something (room on the Fertilizer track or in the Bucket, a tile in the Supply)."""
+    if item not in ITEMS:
+        return codes.PURCHASE_UNKNOWN()
+    player = state.players[seat]
+    if item == "fertilizer" and fertilizer_track().room(player.fertilizer) <= 0:
+        return codes.PURCHASE_FERTILIZER_FULL()
+    if item == "fill_bucket" and water_track(player).room(player.water) <= 0:
+        return codes.PURCHASE_BUCKET_FULL()
+    if item in content().seeds and supply_left(state, item) < 1:
+        return codes.SUPPLY_EMPTY(piece=item)
+    return None
+
+
 def purchase(state: HarvestState, cmd: pb.Purchase, seat: int) -> list[pb.Event]:
     """The General Store: one purchase per point of the space's value."""
     step = acting_step(state, seat)
     kinds = [t.kind for t in step.tasks]
     if "purchase" not in kinds:
         raise codes.PURCHASE_NONE()
-    if cmd.item not in ITEMS:
-        raise codes.PURCHASE_UNKNOWN()
-    player = state.players[seat]
-    if cmd.item == "fertilizer" and fertilizer_track().room(player.fertilizer) <= 0:
-        raise codes.PURCHASE_FERTILIZER_FULL()
-    if cmd.item == "fill_bucket" and water_track(player).room(player.water) <= 0:
-        raise codes.PURCHASE_BUCKET_FULL()
-    if cmd.item in content().seeds and supply_left(state, cmd.item) < 1:
-        raise codes.SUPPLY_EMPTY(piece=cmd.item)
-    paid = pay(state, seat, item_price(cmd.item), cmd.payment, "general_store")
+    refused = purchase_refusal(state, seat, cmd.item)
+    if refused is not None:
+        raise refused
+    paid = pay(state, seat, item_price(cmd.item), payment_of(cmd), "general_store")
     kind = cmd.item if cmd.item in ("fertilizer", "fill_bucket") else f"seed:{cmd.item}"
     # River may pay for the fill with Water, so the fill is measured after paying.
     after = state

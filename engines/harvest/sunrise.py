@@ -33,8 +33,6 @@ def sunrise_benefits(state: HarvestState, seat: int, tile: int) -> list[TaskSpec
 
 def choose_sunrise(state: HarvestState, cmd: pb.ChooseSunrise, seat: int) -> list[pb.Event]:
     """Sunrise Phase 2: take a tile from the display, leaving your old one in its place."""
-    if state.phase != "sunrise" or state.awaiting != "choose":
-        raise codes.SUNRISE_NOT_NOW()
     if cmd.tile not in state.display:
         raise codes.SUNRISE_NOT_IN_DISPLAY()
     return [

@@ -12,11 +12,16 @@ from engines.harvest.benefits import roll_die
 from engines.harvest.characters import builds_free
 from engines.harvest.content import content
 from engines.harvest.events import cell_numbers, granted, resolved, resources, wrap
-from engines.harvest.rules import acting_step, bucket_track, forest_blocks, pay
+from engines.harvest.rules import acting_step, bucket_track, forest_blocks, pay, payment_of
 from engines.harvest.state import HarvestState, Player, Step
 from proto import harvest_pb2 as pb
 
 __all__ = [
+    "BUILD_TASKS",
+    "CLEAR_TASKS",
+    "UPGRADE_TASKS",
+    "action_price",
+    "allowing",
     "build",
     "build_cost",
     "build_sites",
@@ -27,8 +32,15 @@ __all__ = [
 ]
 
 
-def _task(step: Step, kinds: tuple[str, ...], used: str) -> tuple[int, str]:
-    """The first waiting task that allows this action: (index, kind).
+# The tasks that allow each Workshop action, in the order they are used up: a benefit
+# that grants the action itself first, a Workshop space's "any action" last.
+UPGRADE_TASKS = ("rose", "workshop")
+CLEAR_TASKS = ("clear_land_no_die", "rose", "clear_land", "workshop")
+BUILD_TASKS = ("build", "rose", "workshop")
+
+
+def allowing(step: Step, kinds: tuple[str, ...], used: str) -> tuple[int, str]:
+    """The first waiting task that allows this action: (index, kind), or (-1, "").
 
     A Workshop space's actions must all be different, so a ``workshop`` task used
     for the same action earlier in the step does not count.
@@ -38,6 +50,12 @@ def _task(step: Step, kinds: tuple[str, ...], used: str) -> tuple[int, str]:
             if task.kind == kind and not (kind == "workshop" and used in step.used):
                 return index, kind
     return -1, ""
+
+
+def action_price(kind: str, action: str) -> int:
+    """The Coins a Workshop action costs: its price at a Workshop space; nothing when a
+    benefit grants it (Rose, a Farmhouse, a trade, a building's ability)."""
+    return content().price(action) if kind == "workshop" else 0
 
 
 def workshop_slot(state: HarvestState) -> int:
@@ -57,16 +75,16 @@ def draw_building(state: HarvestState, rng: Rng) -> str:
 def upgrade_bucket(state: HarvestState, cmd: pb.UpgradeBucket, seat: int) -> list[pb.Event]:
     """Upgrade Your Bucket (1 Coin): the Bucket moves up one space, at most to 10."""
     step = acting_step(state, seat)
-    index, kind = _task(step, ("rose", "workshop"), "upgrade")
+    index, kind = allowing(step, UPGRADE_TASKS, "upgrade")
     if index < 0:
         raise codes.UPGRADE_NONE()
     player = state.players[seat]
     if bucket_track().room(player.bucket) <= 0:
         raise codes.UPGRADE_BUCKET_MAX()
-    price = content().price("upgrade_bucket") if kind == "workshop" else 0
+    price = action_price(kind, "upgrade_bucket")
     return [
         resolved(seat, index, "upgrade" if kind == "workshop" else ""),
-        *pay(state, seat, price, cmd.payment, "upgrade_bucket"),
+        *pay(state, seat, price, payment_of(cmd), "upgrade_bucket"),
         resources(seat, "upgrade_bucket", bucket=1),
     ]
 
@@ -75,8 +93,7 @@ def clear_land(state: HarvestState, cmd: pb.ClearLand, seat: int, rng: Rng) -> l
     """Clear Land (2 Coins): reveal a Forest tile's building into the Workshop, then roll
     the Forest Die (not when cleared by a trade, Rose, or a building's ability)."""
     step = acting_step(state, seat)
-    order = ("clear_land_no_die", "rose", "clear_land", "workshop")
-    index, kind = _task(step, order, "clear")
+    index, kind = allowing(step, CLEAR_TASKS, "clear")
     if index < 0:
         raise codes.CLEAR_NONE()
     player = state.players[seat]
@@ -84,10 +101,10 @@ def clear_land(state: HarvestState, cmd: pb.ClearLand, seat: int, rng: Rng) -> l
     forest = grid.cell(cmd.forest) if 0 <= cmd.forest < grid.rows * grid.cols else (-1, -1)
     if forest not in player.forests:
         raise codes.CLEAR_NO_FOREST()
-    price = content().price("clear_land") if kind == "workshop" else 0
+    price = action_price(kind, "clear_land")
     events = [
         resolved(seat, index, "clear" if kind == "workshop" else ""),
-        *pay(state, seat, price, cmd.payment, "clear_land"),
+        *pay(state, seat, price, payment_of(cmd), "clear_land"),
         wrap(
             land_cleared=pb.LandCleared(
                 seat=seat,
@@ -134,7 +151,7 @@ def build(state: HarvestState, cmd: pb.Build, seat: int) -> list[pb.Event]:
     """Build a Building: pay its row's cost and place it on a cleared 2x2 block; crops
     under it are lost. Its "when built" action follows at once."""
     step = acting_step(state, seat)
-    index, kind = _task(step, ("build", "rose", "workshop"), "build")
+    index, kind = allowing(step, BUILD_TASKS, "build")
     if index < 0:
         raise codes.BUILD_NONE()
     if not 0 <= cmd.slot < len(state.workshop) or not state.workshop[cmd.slot]:
@@ -148,7 +165,7 @@ def build(state: HarvestState, cmd: pb.Build, seat: int) -> list[pb.Event]:
     cells = {(site[0] + r, site[1] + c) for r in range(2) for c in range(2)}
     events = [
         resolved(seat, index, "build" if kind == "workshop" else ""),
-        *pay(state, seat, build_cost(state, player, cmd.slot), cmd.payment, "build"),
+        *pay(state, seat, build_cost(state, player, cmd.slot), payment_of(cmd), "build"),
         wrap(
             building_built=pb.BuildingBuilt(
                 seat=seat, building=building, slot=cmd.slot, cells=cell_numbers(cells)

@@ -16,7 +16,9 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from gateway.engines import GameBackend, GameBackends
 from gateway.errors import ApiError
+from gateway.live import LiveTables, SharedCalls, StreamSlots
 from gateway.metrics import GatewayMetrics
+from gateway.ratelimits import RateLimits
 from gateway.seats import bearer_token, seat_of
 from gateway.settings import Settings
 from gateway.store import ReadStore
@@ -47,6 +49,10 @@ class Gateway:
     store: ReadStore
     backends: GameBackends
     metrics: GatewayMetrics
+    live: LiveTables
+    shared: SharedCalls
+    limits: RateLimits
+    streams: StreamSlots
 
 
 async def get_gateway(request: Request) -> Gateway:

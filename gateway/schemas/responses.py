@@ -158,11 +158,15 @@ class LobbyOut(BaseModel):
                         "winners": [],
                     },
                 }
-            ]
+            ],
+            "next_cursor": "MDAwMTc2NDQ4MzYwMDAwMDo1ZjBjOGUyYTliN2Q0YzFlM2E2ZjhiMjA",
         }
     )
 
     tables: list[LobbyTable]
+    next_cursor: str | None = Field(
+        default=None, description="Pass as ?cursor= for the next page; null on the last page."
+    )
 
 
 class TableView(BaseModel):
@@ -263,13 +267,21 @@ class CommandResult(BaseModel):
             "version": 2,
             "duplicate": False,
             "events": [_EVENT],
+            "links": {"view": f"/v1/tables/{_TABLE}?min_version=2"},
         }
     )
 
     table_id: str
-    version: int
+    version: int = Field(description="The table's version once this command was applied.")
     duplicate: bool
     events: list[EventOut]
+    links: dict[str, str] = Field(
+        default_factory=dict,
+        description=(
+            "`view`: the caller's view no older than this command. Views are projected a"
+            " moment after a command is applied; this URL waits for that (`min_version`)."
+        ),
+    )
 
 
 class EventsOut(BaseModel):

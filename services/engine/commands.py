@@ -115,7 +115,11 @@ class CommandHandler:
         options = table_options(info.options, dict(request.options))
         seed = request.seed or os.urandom(32)
         config = TableConfig(table_id=table_id, seats=request.seats, options=options)
-        setup = self.engine.setup(config, Rng(seed, table_id, 0))
+        try:
+            setup = self.engine.setup(config, Rng(seed, table_id, 0))
+        except RuleViolation as refused:
+            # A set-up the rules refuse (Harvest: a solo challenge with two seats).
+            raise BadRequest(refused.message) from None
         created = now_ms()
         meta = common_pb2.TableMeta(
             table_id=table_id,

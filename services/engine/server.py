@@ -77,7 +77,7 @@ async def start(
         raise RuntimeError("REDIS_URL is not set")
     redis = await connect(settings.redis_url)
     await redis.ping()
-    store = EventStore(redis, shards=settings.shards)
+    store = EventStore(redis, shards=settings.shards, durability=settings.durability)
     table_host = TableHost(
         store,
         engines.get(game),
@@ -108,6 +108,7 @@ async def start(
                 lease_ms=settings.lease_ms,
                 max_deliveries=settings.max_deliveries,
                 retry_delay_ms=settings.retry_delay_ms,
+                dead_letters_max=settings.dead_letters_max,
             ),
         )
     service = EngineService(server, bound, table_host, health_servicer, consumer)

@@ -54,7 +54,9 @@ def rules_fingerprint(engine: Engine[Any, Any, Any]) -> bytes:
     these rules after an upgrade.
     """
     packages = {Path(core_contract.__file__).parent}
-    module = inspect.getmodule(type(engine))
+    # The package of the game's own state: a game built on the kit is an instance of
+    # engines.core.game.Game, whose module says nothing of the game's rules.
+    module = inspect.getmodule(type(engine.initial_state()))
     if module is not None and module.__file__:
         packages.add(Path(module.__file__).parent)
     fingerprint = hashlib.sha256()

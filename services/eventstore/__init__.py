@@ -5,14 +5,16 @@ See :mod:`services.eventstore.store` for the write path and what a crash can los
 """
 
 from services.eventstore.connection import AnyRedis, connect, is_cluster
+from services.eventstore.durability import Durability, DurabilityMode, server_supports_waitaof
 from services.eventstore.groups import forget_idle_consumers
 from services.eventstore.keys import (
     PROJECTOR_LAG_KEY,
+    RATE_LIMIT_PREFIX,
     Keys,
+    LobbyKeys,
     ShardKeys,
     command_field,
     engine_consumers_key,
-    lobby_key,
     shard_of,
 )
 from services.eventstore.model import (
@@ -29,10 +31,12 @@ from services.eventstore.model import (
     TableNotFound,
     VersionConflict,
 )
-from services.eventstore.store import EventStore, server_supports_waitaof
+from services.eventstore.store import EventStore
+from services.eventstore.trim import StreamTrimmer
 
 __all__ = [
     "PROJECTOR_LAG_KEY",
+    "RATE_LIMIT_PREFIX",
     "AnyRedis",
     "Appended",
     "CommandAlreadyDecided",
@@ -40,12 +44,16 @@ __all__ = [
     "CommandIdReused",
     "CommandKey",
     "CommandRejected",
+    "Durability",
+    "DurabilityMode",
     "EventStore",
     "Head",
     "Keys",
+    "LobbyKeys",
     "Lookup",
     "NotDurable",
     "ShardKeys",
+    "StreamTrimmer",
     "TableExists",
     "TableNotFound",
     "VersionConflict",
@@ -54,7 +62,6 @@ __all__ = [
     "engine_consumers_key",
     "forget_idle_consumers",
     "is_cluster",
-    "lobby_key",
     "server_supports_waitaof",
     "shard_of",
 ]

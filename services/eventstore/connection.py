@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.cluster import RedisCluster
@@ -26,22 +26,29 @@ async def is_cluster(url: str) -> bool:
     return str(info.get("cluster_enabled", 0)) == "1"
 
 
-async def connect(url: str, *, max_connections: int = DEFAULT_MAX_CONNECTIONS) -> AnyRedis:
+async def connect(
+    url: str, *, max_connections: int = DEFAULT_MAX_CONNECTIONS, **options: Any
+) -> AnyRedis:
     """A client for ``url``: a cluster client when the server is a cluster node.
 
     Replies stay bytes (``decode_responses=False``): events are protobuf bytes. The
     plain client's pool blocks callers beyond ``max_connections`` until a connection is
     free (redis-py's default pool would raise instead); the cluster client allows
     ``max_connections`` per node. A cluster client is returned initialised, so its slot
-    map is usable before the first command.
+    map is usable before the first command. ``options`` go to redis-py's client as they
+    are (``socket_timeout``, ``retry``, ...).
     """
     if await is_cluster(url):
         cluster = RedisCluster.from_url(
-            url, decode_responses=False, max_connections=max_connections
+            url, decode_responses=False, max_connections=max_connections, **options
         )
         await cluster.initialize()
         return cluster
     pool = BlockingConnectionPool.from_url(
-        url, max_connections=max_connections, timeout=_POOL_WAIT_S, decode_responses=False
+        url,
+        max_connections=max_connections,
+        timeout=_POOL_WAIT_S,
+        decode_responses=False,
+        **options,
     )
     return Redis.from_pool(pool)

@@ -1,8 +1,8 @@
 """Redis key names of ARCHITECTURE.md § Redis key schema, one place for all services.
 
 Every key of a table and of its shard carries the shard's hash tag ``{s<shard>}``, so
-one script may touch them all even on Redis Cluster. The lobby index is global and
-eventually consistent, so it needs no tag.
+one script may touch them all even on Redis Cluster. A game's lobby keys share the tag
+``{<game>}`` (:class:`LobbyKeys`), so one script moves a table between its indexes.
 """
 
 from __future__ import annotations
@@ -12,16 +12,19 @@ from dataclasses import dataclass
 
 __all__ = [
     "PROJECTOR_LAG_KEY",
+    "RATE_LIMIT_PREFIX",
     "Keys",
+    "LobbyKeys",
     "ShardKeys",
     "command_field",
     "engine_consumers_key",
-    "lobby_key",
     "shard_of",
 ]
 
 # The projector's lag, published for the gateway's /metrics.
 PROJECTOR_LAG_KEY = "bw:projector:lag"
+# The gateways' shared rate-limit counters: the ``limits`` library names the keys under it.
+RATE_LIMIT_PREFIX = "bw:limits"
 
 
 def shard_of(table_id: str, shards: int) -> int:
@@ -29,11 +32,6 @@ def shard_of(table_id: str, shards: int) -> int:
     if shards < 1:
         raise ValueError("shards must be at least 1")
     return zlib.crc32(table_id.encode()) % shards
-
-
-def lobby_key(game: str) -> str:
-    """The lobby index of one game."""
-    return f"bw:lobby:{game}"
 
 
 def engine_consumers_key(game: str) -> str:
@@ -74,6 +72,15 @@ class ShardKeys:
     def dead(self) -> str:
         """Commands that kept failing, with the reason: the dead letters."""
         return f"{self.prefix}:dead"
+
+    def dead_marker(self, entry_id: str) -> str:
+        """Marks an inbox entry already moved to the dead letters (by any game's group)."""
+        return f"{self.cmd}:dead:{entry_id}"
+
+    @property
+    def durable(self) -> str:
+        """A marker written right before each durability wait (see ``durability.py``)."""
+        return f"{self.prefix}:durable"
 
     @property
     def tables(self) -> str:
@@ -116,5 +123,45 @@ class Keys(ShardKeys):
         """A read model written by the projector (e.g. ``public``, ``seat:0``)."""
         return f"{self.table_prefix}:view:{name}"
 
-    def lobby(self, game: str) -> str:
-        return lobby_key(game)
+    def views(self, seats: int) -> list[str]:
+        """Every read model of a table with ``seats`` seats: status, public, each seat's."""
+        return [
+            self.view("status"),
+            self.view("public"),
+            *(self.view(f"seat:{n}") for n in range(seats)),
+        ]
+
+    def hot(self, seats: int) -> list[str]:
+        """What a finished table no longer needs at hand: its read models, its snapshot
+        and its command ids. Its meta and log are kept for ever."""
+        return [*self.views(seats), self.snap, self.cmds]
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyKeys:
+    """The lobby keys of one game (see :mod:`services.projector.lobby`)."""
+
+    game: str
+
+    @property
+    def prefix(self) -> str:
+        return f"bw:lobby:{{{self.game}}}"
+
+    @property
+    def entries(self) -> str:
+        """Hash: table id -> its status JSON, the entry shown."""
+        return f"{self.prefix}:tables"
+
+    def index(self, name: str) -> str:
+        """Sorted set of the tables one filter lists (``all``, ``active``, ``finished``)."""
+        return f"{self.prefix}:index:{name}"
+
+    @property
+    def expiry(self) -> str:
+        """Sorted set: finished tables, scored by when their entry leaves the lobby."""
+        return f"{self.prefix}:expiry"
+
+    @property
+    def durable(self) -> str:
+        """A marker written right before a durability wait on the lobby's node."""
+        return f"{self.prefix}:durable"

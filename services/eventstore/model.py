@@ -154,12 +154,16 @@ class CommandIdReused(Exception):
 
 
 class NotDurable(Exception):
-    """The write is applied but the server did not confirm its fsync in time.
+    """The write may be applied but was not confirmed durable in time (see
+    :mod:`services.eventstore.durability`): it is not acknowledged.
 
     Retrying the same command id is safe: it returns the stored outcome.
     """
 
-    def __init__(self, table_id: str, timeout_ms: int) -> None:
-        super().__init__(f"table {table_id!r}: WAITAOF not confirmed within {timeout_ms} ms")
+    def __init__(self, table_id: str, timeout_ms: int, detail: str = "") -> None:
+        why = f": {detail}" if detail else ""
+        super().__init__(
+            f"table {table_id!r}: durability not confirmed within {timeout_ms} ms{why}"
+        )
         self.table_id = table_id
         self.timeout_ms = timeout_ms

@@ -39,8 +39,9 @@ Durability (what a crash can and cannot lose)
     * Commands in flight when the server dies are either wholly applied or not at all;
       a client that saw no reply retries with the same command id and gets the outcome.
     * Snapshots and read models are caches and derived data: losing them loses nothing.
-    * Replication (replicas) is not waited for: a failover to a lagging replica can lose
-      acknowledged writes unless the deployment adds ``WAIT``.
+    * Replicas are waited for only in the ``replicas`` durability mode
+      (:mod:`services.eventstore.durability`); in the default ``local`` mode a failover to
+      a lagging replica can lose acknowledged writes.
 """
 
 from __future__ import annotations
@@ -50,14 +51,13 @@ from collections.abc import Mapping, Sequence
 from importlib import resources
 from typing import Final
 
-from redis.asyncio.cluster import RedisCluster
 from redis.commands.core import AsyncScript
-from redis.exceptions import NoScriptError
 
 from engines.core.canonical import message_bytes
 from engines.core.hashchain import seal_all
 from proto import common_pb2
 from services.eventstore.connection import AnyRedis
+from services.eventstore.durability import Durability, Waits, server_supports_waitaof, waits_for
 from services.eventstore.keys import Keys, ShardKeys, command_field, shard_of
 from services.eventstore.model import (
     Appended,
@@ -67,13 +67,12 @@ from services.eventstore.model import (
     CommandRejected,
     Head,
     Lookup,
-    NotDurable,
     TableExists,
     TableNotFound,
     VersionConflict,
 )
 
-__all__ = ["EventStore", "server_supports_waitaof"]
+__all__ = ["EventStore"]
 
 _APPLIED: Final = b"a:"
 _REJECTED: Final = b"r:"
@@ -83,20 +82,6 @@ _EVENT_FIELD: Final = b"e"
 
 def _lua(name: str) -> str:
     return resources.files("services.eventstore").joinpath("lua", f"{name}.lua").read_text()
-
-
-def _version_tuple(text: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in text.split(".") if part.isdigit())
-
-
-async def server_supports_waitaof(redis: AnyRedis) -> bool:
-    """Whether ``WAITAOF 1 0`` can succeed: Redis >= 7.2 (Valkey reports 7.2.4) with AOF on."""
-    server = await redis.info("server")
-    version = _version_tuple(str(server.get("redis_version", "0")))
-    if version < (7, 2):
-        return False
-    persistence = await redis.info("persistence")
-    return str(persistence.get("aof_enabled", 0)) == "1"
 
 
 def _sealed(
@@ -138,8 +123,9 @@ class EventStore:
 
     ``redis`` is a ``redis.asyncio`` client with ``decode_responses=False``, plain or
     cluster (:func:`services.eventstore.connect` picks). ``shards`` must be the same for
-    every process of a deployment. ``waitaof=None`` asks the server once whether it
-    supports ``WAITAOF``; ``True`` forces it, ``False`` never waits.
+    every process of a deployment. ``durability`` says when a write counts as stored
+    (:mod:`services.eventstore.durability`); ``waitaof=None`` asks the server once whether
+    it supports ``WAITAOF``, ``True`` forces it, ``False`` never uses it.
     """
 
     def __init__(
@@ -148,14 +134,15 @@ class EventStore:
         shards: int = 64,
         waitaof: bool | None = None,
         *,
-        waitaof_timeout_ms: int = 2000,
+        durability: Durability | None = None,
     ) -> None:
         if shards < 1:
             raise ValueError("shards must be at least 1")
         self.redis = redis
         self.shards = shards
-        self.waitaof_timeout_ms = waitaof_timeout_ms
+        self.durability = durability or Durability()
         self._waitaof = waitaof
+        self._waits: Waits | None = None
         self._create = redis.register_script(_lua("create"))
         self._append = redis.register_script(_lua("append"))
         self._reject = redis.register_script(_lua("reject"))
@@ -173,6 +160,12 @@ class EventStore:
         if self._waitaof is None:
             self._waitaof = await server_supports_waitaof(self.redis)
         return self._waitaof
+
+    async def waits(self) -> Waits:
+        """The waits after each write in this store's durability mode, on this server."""
+        if self._waits is None:
+            self._waits = await waits_for(self.redis, self.durability, await self.waits_for_aof())
+        return self._waits
 
     # -- writes -------------------------------------------------------------------------
 
@@ -300,9 +293,11 @@ class EventStore:
     ) -> Appended | common_pb2.Rejection | None:
         """What happened to ``seat``'s ``command_id`` on this table, or None if it was never
         decided."""
-        stored = await self.redis.hget(self.keys(table_id).cmds, command_field(seat, command_id))
+        keys = self.keys(table_id)
+        stored = await self.redis.hget(keys.cmds, command_field(seat, command_id))
         if stored is None:
             return None
+        await self._confirm_durable(keys)
         return await self._decode_outcome(table_id, _as_bytes(stored)[_FINGERPRINT:])
 
     async def lookup(self, table_id: str, command: CommandKey) -> Lookup:
@@ -313,7 +308,10 @@ class EventStore:
         pipe.hget(keys.cmds, command.field)
         pipe.hmget(keys.meta, ["version", "hash", "game"])
         stored, (version, hash_, game) = await pipe.execute()
-        prior = None if stored is None else await self._prior(table_id, command, stored)
+        prior = None
+        if stored is not None:
+            prior = await self._prior(table_id, command, stored)
+            await self._confirm_durable(keys)
         if version is None or hash_ is None:
             return Lookup(None, "", prior)
         return Lookup(Head(int(version), _as_bytes(hash_)), _as_bytes(game or b"").decode(), prior)
@@ -385,6 +383,13 @@ class EventStore:
             raise CommandIdReused(command.command_id)
         return await self._decode_outcome(table_id, raw[_FINGERPRINT:])
 
+    async def _confirm_durable(self, keys: Keys) -> None:
+        """Wait until what the server holds is as durable as the mode promises, before an
+        outcome is reported: it may have been written by a call whose own wait failed."""
+        waits = await self.waits()
+        if waits:
+            await waits.run(self.redis, keys.durable, keys.table_id)
+
     async def _decode_outcome(
         self, table_id: str, stored: bytes
     ) -> Appended | common_pb2.Rejection:
@@ -404,32 +409,13 @@ class EventStore:
         script_keys: list[str],
         args: list[str | bytes | int],
     ) -> list[bytes]:
-        """Run a write script; with WAITAOF, wait on the same connection for its fsync."""
-        if not await self.waits_for_aof():
+        """Run a write script, then wait (on the same connection) until it is durable."""
+        waits = await self.waits()
+        if not waits:
             return _as_reply(await script(keys=script_keys, args=args))
-        for _ in range(2):
-            pipe = self.redis.pipeline(transaction=False)
-            # Through execute_command: redis-py refuses pipe.evalsha() on cluster pipelines,
-            # but one EVALSHA whose keys share a slot is as safe there as anywhere.
-            pipe.execute_command("EVALSHA", script.sha, len(script_keys), *script_keys, *args)
-            if isinstance(self.redis, RedisCluster):
-                node = self.redis.get_node_from_key(keys.meta)
-                pipe.execute_command("WAITAOF", 1, 0, self.waitaof_timeout_ms, target_nodes=node)
-            else:
-                pipe.execute_command("WAITAOF", 1, 0, self.waitaof_timeout_ms)
-            reply, acks = await pipe.execute(raise_on_error=False)
-            if isinstance(reply, NoScriptError):
-                # Scripts are lost when the server restarts; load it again and retry once.
-                await self.redis.script_load(script.script)
-                continue
-            if isinstance(reply, Exception):
-                raise reply
-            if isinstance(acks, Exception):
-                raise acks
-            if int(acks[0]) < 1:
-                raise NotDurable(keys.table_id, self.waitaof_timeout_ms)
-            return _as_reply(reply)
-        raise NoScriptError(f"script {script.sha} could not be loaded")
+        command = ("EVALSHA", script.sha, len(script_keys), *script_keys, *args)
+        reply = await waits.run(self.redis, keys.durable, keys.table_id, command, script.script)
+        return _as_reply(reply)
 
 
 def _recorded(command: CommandKey, outcome: Appended | common_pb2.Rejection) -> bytes:

@@ -19,7 +19,11 @@ async def _main(rebuild: bool, settings: Settings) -> None:
         raise SystemExit("REDIS_URL is not set")
     redis = await connect(settings.redis_url)
     try:
-        projector = Projector(EventStore(redis, shards=settings.shards))
+        projector = Projector(
+            EventStore(redis, shards=settings.shards),
+            finished_ttl_s=settings.finished_ttl_s,
+            durability=settings.durability,
+        )
         if rebuild:
             await projector.ensure_groups()
             await projector.rebuild()

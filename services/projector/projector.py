@@ -8,15 +8,25 @@ folds each table's events with its game's ``evolve`` and writes, per table:
 ``bw:{s<shard>}:t:<id>:view:status``   game, seats, version, phase, to_act, finished,
                                        scores, winners
 
-each a hash ``{version, json}`` (canonical JSON: sorted keys, no spaces), and the lobby
-index ``bw:lobby:<game>``, a hash table id -> the status JSON.
+each a hash ``{version, json}`` (canonical JSON: sorted keys, no spaces), and the
+table's entry in the lobby indexes (:mod:`services.projector.lobby`).
 
 Crash safety. A table's read models are written by one script, and only when their
 version is above the stored one, so a repeated or late write is a no-op. The lobby entry
 is written first with the same rule. The feed entries are acknowledged only after the
-writes: a crash in between means reprocessing, which changes nothing. A feed event that
+writes: a crash in between means reprocessing, which changes nothing. A table's views
+live on its feed's node, so a failover there loses an acknowledgement with the views it
+followed; the lobby lives on another node, so before acknowledging a batch the projector
+waits until the lobby's writes are as durable as the deployment's durability mode asks
+(:mod:`services.eventstore.durability`): in the ``replicas`` mode, a lobby entry is never
+lost behind an acknowledged feed entry. A feed event that
 is not the next one after the stored projection (a gap, a restart, another projector
 replica ahead) is answered by reading the table's own stream, the source of truth.
+
+Growth. Feed entries every consumer group has acknowledged are trimmed (at most once a
+second per feed). A finished table's read models, snapshot, command ids and lobby entry
+expire after ``finished_ttl_s`` (:mod:`services.projector.retention`); the periodic
+sweep runs about once a second.
 
 ``rebuild()`` drops every read model and writes them again from the table logs; the
 result is byte-identical to the incremental one because both render the state at the
@@ -45,14 +55,20 @@ from engines.core.play import fold_stored
 from proto import common_pb2
 from services.eventstore import (
     PROJECTOR_LAG_KEY,
+    Durability,
     EventStore,
     Keys,
+    LobbyKeys,
+    NotDurable,
     ShardKeys,
+    StreamTrimmer,
     TableNotFound,
     forget_idle_consumers,
-    lobby_key,
 )
+from services.eventstore.durability import Waits, waits_for
 from services.logs import bind, get_logger
+from services.projector.lobby import Lobby
+from services.projector.retention import FINISHED_TTL_S, Retention
 
 __all__ = ["LAG_KEY", "PROJECTOR_GROUP", "Projector", "ReadModels", "render"]
 
@@ -72,18 +88,6 @@ end
 return 1
 """
 
-_WRITE_LOBBY = """
-local current = redis.call('HGET', KEYS[1], ARGV[1])
-if current then
-  local ok, status = pcall(cjson.decode, current)
-  if ok and tonumber(status['version'] or 0) >= tonumber(ARGV[2]) then
-    return 0
-  end
-end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
-return 1
-"""
-
 
 @dataclass(frozen=True, slots=True)
 class ReadModels:
@@ -93,6 +97,7 @@ class ReadModels:
     status: str
     public: str
     seats: tuple[str, ...]
+    finished: bool
 
 
 def render(
@@ -117,6 +122,7 @@ def render(
         status=canonical_json(status),
         public=canonical_json(engine.view(state, None)),
         seats=tuple(canonical_json(engine.view(state, seat)) for seat in range(meta.seats)),
+        finished=outcome.finished,
     )
 
 
@@ -142,6 +148,10 @@ class Projector:
         cache_size: int = 10_000,
         lag_every_s: float = 5.0,
         reclaim_idle_ms: int = 30_000,
+        finished_ttl_s: int = FINISHED_TTL_S,
+        trim_every_s: float = 1.0,
+        sweep_every_s: float = 1.0,
+        durability: Durability | None = None,
     ) -> None:
         self.store = store
         self.redis = store.redis
@@ -158,9 +168,15 @@ class Projector:
         self._cache: LRUCache[str, _Folded] = LRUCache(maxsize=cache_size)
         self._engines: dict[str, Engine[Any, Any, Any]] = {}
         self._write_views = self.redis.register_script(_WRITE_VIEWS)
-        self._write_lobby = self.redis.register_script(_WRITE_LOBBY)
+        self.lobby = Lobby(self.redis)
+        self.retention = Retention(self.redis, finished_ttl_s)
+        self.trimmer = StreamTrimmer(self.redis, trim_every_s)
+        self.durability = durability or Durability()
+        self._waits: Waits | None = None
         self._cluster = isinstance(self.redis, RedisCluster)
         self._lag_at = 0.0
+        self.sweep_every_s = sweep_every_s
+        self._swept_at = 0.0
 
     def engine(self, game: str) -> Engine[Any, Any, Any]:
         if game not in self._engines:
@@ -188,8 +204,11 @@ class Projector:
                 if time.monotonic() - self._lag_at >= self.lag_every_s:
                     await self.reclaim()
                     await self.report_lag()
+                if time.monotonic() - self._swept_at >= self.sweep_every_s:
+                    await self.sweep()
                 await self.step()
-            except (RedisError, OSError) as trouble:
+                await self.trimmer.trim_due()
+            except (RedisError, OSError, NotDurable) as trouble:
                 # Redis restarting or failing over: nothing is acknowledged, so wait and go on.
                 log.warning("projector.redis_unavailable", error=str(trouble))
                 await asyncio.sleep(1)
@@ -285,7 +304,10 @@ class Projector:
                     # One table's broken view must not stop every other table's; its next
                     # event finds the gap and tries again from the log.
                     log.exception("projector.table_failed")
+        for game in sorted(set(games.values())):
+            await self._lobby_durable(game)
         await self.redis.xack(stream, self.group, *[entry_id for entry_id, _ in entries])
+        self.trimmer.acknowledged(stream)
 
     async def project(
         self,
@@ -318,19 +340,45 @@ class Projector:
         return await self.write(keys, game, render(engine, folded.meta, state, reached))
 
     async def write(self, keys: Keys, game: str, models: ReadModels) -> bool:
-        """Lobby first, then the views in one script; each only moves forward."""
-        await self._write_lobby(
-            keys=[lobby_key(game)], args=[keys.table_id, models.version, models.status]
-        )
-        view_keys = [
-            keys.view("status"),
-            keys.view("public"),
-            *(keys.view(f"seat:{n}") for n in range(len(models.seats))),
-        ]
+        """Lobby first, then the views in one script; each only moves forward. A finished
+        table's hot keys start to expire (see :mod:`services.projector.retention`)."""
+        seats = len(models.seats)
+        expire_at = self.retention.deadline() if models.finished else None
+        await self.lobby.record(game, models.status, expire_at_ms=expire_at)
         written = await self._write_views(
-            keys=view_keys, args=[models.version, models.status, models.public, *models.seats]
+            keys=keys.views(seats),
+            args=[models.version, models.status, models.public, *models.seats],
         )
+        if expire_at is not None:
+            await self.retention.expire(keys, seats, expire_at)
         return bool(written)
+
+    async def _lobby_durable(self, game: str) -> None:
+        """Wait until the lobby's writes so far are durable (raises NotDurable)."""
+        if self._waits is None:
+            self._waits = await waits_for(self.redis, self.durability, None)
+        if self._waits:
+            await self._waits.run(self.redis, LobbyKeys(game).durable, f"lobby:{game}")
+
+    async def sweep(self) -> int:
+        """Take finished tables whose time is up out of the lobby and delete their hot
+        keys; returns how many tables."""
+        self._swept_at = time.monotonic()
+        now = time.time_ns() // 1_000_000
+        swept = 0
+        for game in engines.GAMES:
+            for table_id in await self.lobby.sweep(game, now):
+                keys = self.store.keys(table_id)
+                try:
+                    meta = await self.store.meta(table_id)
+                except TableNotFound:
+                    continue
+                await self.retention.forget(keys, meta.seats)
+                self._cache.pop(table_id, None)
+                swept += 1
+        if swept:
+            log.info("projector.swept", tables=swept)
+        return swept
 
     # -- rebuild ----------------------------------------------------------------------------
 
@@ -339,14 +387,11 @@ class Projector:
         deleted = 0
         for shard in range(self.shards):
             for table_id in await self.store.table_ids(shard):
-                keys = self.store.keys(table_id)
-                names = [keys.view("status"), keys.view("public")]
                 meta = await self.store.meta(table_id)
-                names += [keys.view(f"seat:{n}") for n in range(meta.seats)]
-                for name in names:
+                for name in self.store.keys(table_id).views(meta.seats):
                     deleted += int(await self.redis.delete(name))
         for game in engines.GAMES:
-            deleted += int(await self.redis.delete(lobby_key(game)))
+            deleted += await self.lobby.drop(game)
         self._cache.clear()
         return deleted
 

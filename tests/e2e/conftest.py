@@ -4,15 +4,19 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from tests.e2e.stack import Stack, StackError
 
 
-def _running(redis_url: str, games: tuple[str, ...]) -> Iterator[Stack]:
+def running_stack(
+    redis_url: str, games: tuple[str, ...] = ("freunde",), **options: Any
+) -> Iterator[Stack]:
+    """A started :class:`Stack` for a fixture to yield; the test fails if it cannot start."""
     try:
-        running = Stack(redis_url, games=games).start()
+        running = Stack(redis_url, games=games, **options).start()
     except StackError as failed:
         pytest.fail(str(failed))
     try:
@@ -24,17 +28,17 @@ def _running(redis_url: str, games: tuple[str, ...]) -> Iterator[Stack]:
 @pytest.fixture(scope="session")
 def stack(redis_url: str) -> Iterator[Stack]:
     """Freunde's engine service, projector and gateway as real processes on the session's Redis."""
-    yield from _running(redis_url, ("freunde",))
+    yield from running_stack(redis_url, ("freunde",))
 
 
 @pytest.fixture(scope="session")
 def harvest_stack(redis_url: str) -> Iterator[Stack]:
     """The same services, unchanged, serving Harvest: only the engine service's ``--game``
     and the gateway's ``BW_ENGINE_ADDRS`` differ."""
-    yield from _running(redis_url, ("harvest",))
+    yield from running_stack(redis_url, ("harvest",))
 
 
 @pytest.fixture(scope="session")
 def bardwood_stack(redis_url: str) -> Iterator[Stack]:
     """The same services, unchanged, serving Bardwood Grove."""
-    yield from _running(redis_url, ("bardwood",))
+    yield from running_stack(redis_url, ("bardwood",))

@@ -17,6 +17,7 @@ from engines.core.messages import to_json
 from engines.core.play import fold
 from gateway.client import ApiFailure, GatewayClient
 from gateway.export import parse_export, verify_export
+from tests.e2e.stack import ROOT
 
 
 def plain(data: Any) -> Any:
@@ -73,6 +74,18 @@ async def stream_until(
     return got
 
 
+def run_cli(url: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """``boardwright ARGS`` against the gateway at ``url``, as a user would run it."""
+    return subprocess.run(
+        [sys.executable, "-m", "gateway.cli", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={"BW_URL": url, "COLUMNS": "200", "PATH": "/usr/bin:/bin"},
+    )
+
+
 def finished_and_audited(
     engine: Engine[Any, Any, Any],
     audit: dict[str, Any],
@@ -96,15 +109,9 @@ def finished_and_audited(
     return header, events
 
 
-def verified_offline(exported: str, path: Path, root: Path) -> None:
-    """``boardwright verify`` accepts the export written to ``path``."""
+def verified_offline(exported: str, path: Path) -> None:
+    """``boardwright verify`` accepts the export, written to ``path``, with no gateway."""
     path.write_text(exported)
-    checked = subprocess.run(
-        [sys.executable, "-m", "gateway.cli", "verify", str(path)],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    checked = run_cli("http://127.0.0.1:9", "verify", str(path))
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "VERIFIED" in checked.stdout

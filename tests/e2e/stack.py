@@ -23,6 +23,16 @@ __all__ = ["Stack", "StackError"]
 
 ROOT = Path(__file__).resolve().parents[2]
 
+# Tests and benchmarks drive one table after another from one address as fast as they can;
+# the production defaults would throttle them. A test of the limits sets its own.
+GENEROUS_LIMITS = {
+    "BW_RATE_LIMIT_ADDRESS": "1000000/minute",
+    "BW_RATE_LIMIT_SEAT": "1000000/minute",
+    "BW_RATE_LIMIT_CREATE": "1000000/minute",
+    "BW_STREAMS_PER_ADDRESS": "100000",
+    "BW_MAX_STREAMS": "100000",
+}
+
 
 class StackError(RuntimeError):
     """A process of the stack did not start; carries the tail of its log."""
@@ -38,11 +48,14 @@ class Stack(Started):
         shards: int = 16,
         extra_env: dict[str, str] | None = None,
         log_level: str = "info",
+        gateways: int = 1,
     ) -> None:
         self.redis_url = redis_url
         self.games = games
         self.shards = shards
-        self.extra_env = dict(extra_env or {})
+        self.extra_env = {**GENEROUS_LIMITS, **(extra_env or {})}
+        self.gateways = gateways
+        self.ports: list[int] = []
         self.log_level = log_level
         self.processes: dict[str, subprocess.Popen[bytes]] = {}
         self.log_dir = Path(tempfile.mkdtemp(prefix="boardwright-e2e-"))
@@ -51,7 +64,13 @@ class Stack(Started):
 
     @property
     def url(self) -> str:
+        """The first gateway's base URL."""
         return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def urls(self) -> list[str]:
+        """Every gateway's base URL (they share Redis and the engine services)."""
+        return [f"http://127.0.0.1:{port}" for port in self.ports]
 
     def env(self) -> dict[str, str]:
         env = dict(os.environ)
@@ -91,8 +110,11 @@ class Stack(Started):
             port = addr.rsplit(":", 1)[1]
             self._spawn(f"engine-{game}", "-m", "services.engine", "--game", game, "--port", port)
         self._spawn("projector", "-m", "services.projector")
-        self.port = free_port()
-        self._spawn("gateway", "-m", "gateway", "--port", str(self.port))
+        self.ports = [free_port() for _ in range(self.gateways)]
+        self.port = self.ports[0]
+        for number, gateway_port in enumerate(self.ports):
+            name = "gateway" if number == 0 else f"gateway-{number + 1}"
+            self._spawn(name, "-m", "gateway", "--port", str(gateway_port))
         self._wait_ready(timeout_s)
         return self
 
@@ -106,10 +128,10 @@ class Stack(Started):
                     self.stop()
                     raise StackError(f"{name} exited with {process.returncode}:\n{tail}")
             try:
-                reply = httpx.get(f"{self.url}/readyz", timeout=2.0)
-                if reply.status_code == 200:
+                replies = [httpx.get(f"{url}/readyz", timeout=2.0) for url in self.urls]
+                if all(reply.status_code == 200 for reply in replies):
                     return
-                last = reply.text
+                last = " ".join(reply.text for reply in replies)
             except httpx.HTTPError as error:
                 last = str(error)
             time.sleep(0.1)

@@ -33,7 +33,7 @@ from tests.e2e.helpers import (
     verified_offline,
     view_after,
 )
-from tests.e2e.stack import ROOT, Stack
+from tests.e2e.stack import Stack
 
 pytestmark = [pytest.mark.e2e]
 
@@ -116,7 +116,7 @@ def test_greedy_bots_finish_bardwood_that_audits_replays_and_verifies_offline(
     for replay in replays:
         assert replay["view"] == view_after(ENGINE, game_events, replay["at"], replay["seat"])
 
-    verified_offline(exported, tmp_path / "bardwood.jsonl", ROOT)
+    verified_offline(exported, tmp_path / "bardwood.jsonl")
 
 
 def _drawn_by_others(events: list[dict[str, Any]], viewer: int | None) -> list[dict[str, Any]]:

@@ -4,25 +4,18 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.e2e.stack import ROOT, Stack
+from tests.e2e.helpers import run_cli
+from tests.e2e.stack import Stack
 
 pytestmark = [pytest.mark.e2e]
 
 
 def _cli(stack: Stack, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "gateway.cli", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={"BW_URL": stack.url, "COLUMNS": "200", "PATH": "/usr/bin:/bin"},
-    )
+    return run_cli(stack.url, *args)
 
 
 def test_the_cli_plays_watches_exports_and_verifies_a_game(stack: Stack, tmp_path: Path) -> None:

@@ -9,21 +9,15 @@ import pytest
 
 from gateway.client import BotTable, GatewayClient, ServerEvent
 from gateway.export import verify_export
-from tests.e2e.stack import Stack, StackError
+from tests.e2e.conftest import running_stack
+from tests.e2e.stack import Stack
 
 pytestmark = [pytest.mark.e2e, pytest.mark.cluster]
 
 
 @pytest.fixture(scope="module")
 def cluster_stack(redis_cluster_url: str) -> Iterator[Stack]:
-    try:
-        running = Stack(redis_cluster_url).start()
-    except StackError as failed:
-        pytest.fail(str(failed))
-    try:
-        yield running
-    finally:
-        running.stop()
+    yield from running_stack(redis_cluster_url)
 
 
 def test_a_game_on_redis_cluster_audits_and_verifies(cluster_stack: Stack) -> None:

@@ -21,7 +21,7 @@ import pytest
 
 import engines
 from engines.core.canonical import message_bytes
-from gateway.client import BotTable, GatewayClient, PlayedTable, play_table
+from gateway.client import ApiFailure, BotTable, GatewayClient, PlayedTable, play_table
 from gateway.export import parse_export, verify_export
 from tests.e2e.helpers import (
     all_events,
@@ -145,7 +145,7 @@ def test_dealt_characters_and_farmhouses_stay_with_their_seat(harvest_stack: Sta
                     assert [e["event"] for e in events] == expected
 
             await check("dealt", dealt)
-            own = (await client.view(table.table_id, table.tokens[0]))["view"]["players"][0]
+            own = (await client.view(table.table_id, table.tokens[0]))["view"]["private"]
             assert set(own["dealt_characters"]) | set(own["dealt_farmhouses"]) == dealt[0]
 
             # Another seat's token cannot choose for seat 0, and the refusal writes nothing.
@@ -169,5 +169,25 @@ def test_dealt_characters_and_farmhouses_stay_with_their_seat(harvest_stack: Sta
             for _ in range(10):
                 assert await table.step()
             await check("ten commands later", unkept)
+
+    asyncio.run(scenario())
+
+
+def test_a_solo_challenge_is_created_solo_and_refused_with_two_seats(harvest_stack: Stack) -> None:
+    """The ``challenge`` option sets up a solo game with the challenge's changes; asked
+    with two seats it is a 422 naming the reason, not a server error, and creates nothing."""
+
+    async def scenario() -> None:
+        async with GatewayClient(harvest_stack.url) as client:
+            solo = await client.create_table("harvest", 1, {"challenge": "lean_year"})
+            view = await client.view(solo["table_id"], solo["tokens"][0])
+            assert view["view"]["board"]["challenge"]["id"] == "lean_year"
+            assert view["view"]["players"][0]["coins"] == 0
+            with pytest.raises(ApiFailure) as refused:
+                await client.create_table("harvest", 2, {"challenge": "lean_year"})
+            assert (refused.value.status, refused.value.code) == (422, "request.invalid")
+            assert "one player" in refused.value.message
+            unknown = client.create_table("harvest", 1, {"challenge": "moon_landing"})
+            assert (await status_of(unknown))[0] == 422
 
     asyncio.run(scenario())

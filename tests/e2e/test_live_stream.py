@@ -4,10 +4,13 @@ resume after ``Last-Event-ID``, and are told when the game has ended."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from typing import Any
 
+import httpx
 import pytest
+import redis
 
 from gateway.client import BotTable, GatewayClient
 from tests.e2e.helpers import all_events
@@ -55,5 +58,188 @@ def test_subscribers_follow_a_game_live_and_resume_from_last_event_id(stack: Sta
             resumed, end = await _subscribe(client, table.table_id, table.tokens[1], str(middle))
             assert end == {"version": table.version}
             assert resumed == results[2][0][middle:]
+
+    asyncio.run(scenario())
+
+
+def _blocked_readers(redis_url: str) -> int:
+    """Redis clients blocked in XREAD right now (the gateway's live readers)."""
+    client = redis.Redis.from_url(redis_url)
+    try:
+        listed = client.client_list()
+    finally:
+        client.close()
+    return sum(1 for c in listed if c.get("cmd") == "xread" and "b" in c.get("flags", ""))
+
+
+def _gauge(metrics: str, what: str) -> float:
+    series = f'bw_gateway_live{{what="{what}"}}'
+    line = next(x for x in metrics.splitlines() if x.startswith(series))
+    return float(line.split()[-1])
+
+
+def test_many_subscribers_share_one_reader_and_all_get_every_event_in_order(
+    stack: Stack, redis_url: str
+) -> None:
+    """150 streams on one table (spectator and both seats) are served by one blocking read
+    in Redis, not 150; each still gets exactly its own redacted log, in order."""
+    subscribers = 150
+
+    async def scenario() -> None:
+        http = httpx.AsyncClient(
+            base_url=stack.url, timeout=30.0, limits=httpx.Limits(max_connections=None)
+        )
+        async with GatewayClient(stack.url, http=http) as client:
+            table = await BotTable.open(
+                client, "freunde", 2, bot_seed=9, options={"round_limit": 1}
+            )
+            viewers = [None, table.tokens[0], table.tokens[1]]
+            connected: set[int] = set()
+
+            async def follow(number: int) -> list[dict[str, Any]]:
+                got: list[dict[str, Any]] = []
+                async for message in client.stream(table.table_id, viewers[number % 3]):
+                    if message.event == "end":
+                        return got
+                    got.append(json.loads(message.data))
+                    connected.add(number)
+                return got
+
+            tasks = [asyncio.create_task(follow(n)) for n in range(subscribers)]
+            while len(connected) < subscribers:
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(0.2)
+            assert _blocked_readers(redis_url) <= 1
+            metrics = (await http.get("/metrics")).text
+            assert _gauge(metrics, "subscribers") >= subscribers
+            assert _gauge(metrics, "readers") == 1
+            while await table.step():
+                pass
+            results = await asyncio.wait_for(asyncio.gather(*tasks), timeout=120)
+            expected = [await all_events(client, table.table_id, v) for v in viewers]
+            for number, got in enumerate(results):
+                assert got == expected[number % 3], f"subscriber {number}"
+                assert [e["version"] for e in got] == sorted({e["version"] for e in got})
+
+    asyncio.run(scenario())
+
+
+def test_a_quiet_stream_stays_open_with_heartbeats_then_delivers_the_next_event(
+    redis_url: str,
+) -> None:
+    """Idle for longer than the Redis client's 5 s socket timeout, the stream keeps
+    sending heartbeats, stays open, and then delivers the next command's event."""
+    with Stack(redis_url, extra_env={"BW_STREAM_PING_SECONDS": "1"}) as own:
+
+        async def scenario() -> None:
+            async with GatewayClient(own.url) as client:
+                table = await BotTable.open(client, "freunde", 2, bot_seed=2)
+                lines: asyncio.Queue[str] = asyncio.Queue()
+
+                async def read() -> None:
+                    async with client.http.stream(
+                        "GET",
+                        f"/v1/tables/{table.table_id}/events/stream",
+                        headers={"Authorization": f"Bearer {table.tokens[0]}"},
+                        timeout=httpx.Timeout(30.0, read=None),
+                    ) as response:
+                        async for line in response.aiter_lines():
+                            await lines.put(line)
+
+                reader = asyncio.create_task(read())
+                seen = 0
+                while seen < table.version:
+                    line = await asyncio.wait_for(lines.get(), timeout=30)
+                    if line.startswith("id: "):
+                        seen = int(line.removeprefix("id: "))
+                await asyncio.sleep(7)
+                quiet = [lines.get_nowait() for _ in range(lines.qsize())]
+                assert not reader.done(), "the stream was cut while the table was quiet"
+                assert any(line.startswith(":") for line in quiet), quiet
+                assert not any(line.startswith("id: ") for line in quiet), quiet
+                await table.step()
+                while True:
+                    line = await asyncio.wait_for(lines.get(), timeout=30)
+                    if line.startswith("id: "):
+                        assert int(line.removeprefix("id: ")) == seen + 1
+                        break
+                reader.cancel()
+
+        asyncio.run(scenario())
+        log = (own.log_dir / "gateway.log").read_text()
+        assert "gateway.unhandled" not in log and "Traceback" not in log
+
+
+class CuttableRelay:
+    """A TCP relay in front of the gateway whose open connections the test can cut, as a
+    restarting proxy or a flaky network would."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.writers: list[asyncio.StreamWriter] = []
+        self.server: asyncio.Server | None = None
+
+    async def start(self) -> str:
+        self.server = await asyncio.start_server(self._relay, "127.0.0.1", 0)
+        return f"http://127.0.0.1:{self.server.sockets[0].getsockname()[1]}"
+
+    async def _relay(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.port)
+        self.writers += [writer, up_writer]
+
+        async def pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+            with contextlib.suppress(OSError):
+                while data := await source.read(65536):
+                    sink.write(data)
+                    await sink.drain()
+            sink.close()
+
+        await asyncio.gather(pipe(reader, up_writer), pipe(up_reader, writer))
+
+    def cut(self) -> None:
+        for writer in self.writers:
+            writer.transport.abort()
+        self.writers.clear()
+
+    async def stop(self) -> None:
+        self.cut()
+        if self.server is not None:
+            self.server.close()
+
+
+def test_a_dropped_stream_reconnects_and_resumes_without_gaps(stack: Stack) -> None:
+    """The connection is cut twice mid-game; the client reconnects with Last-Event-ID and
+    its events are exactly the table's log, none lost and none twice."""
+
+    async def scenario() -> None:
+        relay = CuttableRelay(stack.port)
+        relay_url = await relay.start()
+        async with GatewayClient(stack.url) as direct, GatewayClient(relay_url) as cut:
+            table = await BotTable.open(
+                direct, "freunde", 2, bot_seed=11, options={"round_limit": 1}
+            )
+            got: list[dict[str, Any]] = []
+
+            async def follow() -> None:
+                async for message in cut.stream(table.table_id):
+                    if message.event == "end":
+                        return
+                    got.append(json.loads(message.data))
+
+            follower = asyncio.create_task(follow())
+            for _ in range(2):
+                for _ in range(5):
+                    await table.step()
+                while not got or got[-1]["version"] < table.version:
+                    if follower.done():
+                        follower.result()  # the stream gave up: show why
+                        raise AssertionError("the stream ended before the game did")
+                    await asyncio.sleep(0.05)
+                relay.cut()
+            while await table.step():
+                pass
+            await asyncio.wait_for(follower, timeout=60)
+            await relay.stop()
+            assert got == await all_events(direct, table.table_id, None)
 
     asyncio.run(scenario())

@@ -4,6 +4,8 @@ error ``{code, message, details}``, and the table under attack never changes."""
 from __future__ import annotations
 
 import asyncio
+import json
+import socket
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -199,3 +201,172 @@ def test_malformed_reads_and_creates_get_json_errors(
     probe()
     after = http.get(f"/v1/tables/{target.table_id}/events").json()
     assert after["head"] == target.head
+
+
+@st.composite
+def string_literal(draw: st.DrawFn) -> str:
+    """A JSON string literal, often with a lone UTF-16 surrogate escape in it."""
+    text = json.dumps(draw(st.text(max_size=8)))[1:-1]
+    surrogate = f"\\u{draw(st.integers(0xD800, 0xDFFF)):04x}"
+    pieces = draw(st.lists(st.sampled_from([text, surrogate, "\\ud83d\\ude00", "x"]), max_size=4))
+    return '"' + "".join(pieces) + '"'
+
+
+@st.composite
+def hostile_value(draw: st.DrawFn) -> str:
+    """A JSON value as raw text: what Python's parser takes and little else can carry."""
+    kind = draw(st.sampled_from(["string", "integer", "float", "nested", "mixed"]))
+    if kind == "string":
+        return draw(string_literal())
+    if kind == "integer":
+        sign = draw(st.sampled_from(["", "-"]))
+        return sign + "9" * draw(st.integers(18, 6000))
+    if kind == "float":
+        return draw(st.sampled_from(["1e400", "-1e400", "-0", "1e-400", "0.0", "1E+9999", "2.5"]))
+    if kind == "nested":
+        depth = draw(st.integers(2, 20_000))
+        opener = draw(st.sampled_from(["[", '{"a":']))
+        closer = "]" if opener == "[" else "}"
+        return opener * depth + "1" + closer * depth
+    return "[" + ",".join([draw(string_literal()), "1e400", "9" * 400, "{}"]) + "]"
+
+
+_CONTENT_TYPES = [
+    "application/json",
+    "application/json; charset=utf-8",
+    "application/json; charset=utf-16",
+    "application/merge-patch+json",
+    "application/*+json",
+    "text/plain",
+    "text/json",
+    "application/x-www-form-urlencoded",
+    "multipart/form-data; boundary=x",
+    "application/octet-stream",
+    "json",
+    ";;;",
+    None,
+]
+
+
+def test_hostile_json_never_gets_a_5xx(stack: Stack, target: Target, http: httpx.Client) -> None:
+    """Lone surrogates (in keys and values), numbers too big for any field, nesting
+    thousands deep and odd content types, in table creation and commands: always a 4xx
+    JSON error (or a table, when the value happens to be valid), never a 5xx."""
+    create_templates = [
+        '{"game": "freunde", "seats": HOLE}',
+        '{"game": HOLE, "seats": 2}',
+        '{"game": "freunde", "seats": 2, "options": {KEY: 3}}',
+        '{"game": "freunde", "seats": 2, "options": {"round_limit": HOLE}}',
+        '{"game": "freunde", "seats": 2, "seed": HOLE}',
+        "HOLE",
+    ]
+    # expected_version 0 is stale: none of these may be accepted.
+    command_templates = [
+        '{"command_id": HOLE, "expected_version": 0, "command": {"end_turn": {}}}',
+        '{"command_id": "c1", "expected_version": 0, "command": {KEY: {}}}',
+        '{"command_id": "c1", "expected_version": 0, "command": {"move_panda": HOLE}}',
+        '{"command_id": "c1", "expected_version": 0,'
+        ' "command": {"move_panda": {"to": {"q": HOLE, "r": 0}}}}',
+        '{"command_id": "c1", "expected_version": HOLE, "command": {"end_turn": {}}}',
+        '{"command_id": "c1", "expected_version": 0, "seat": HOLE, "command": {"end_turn": {}}}',
+        '{"command_id": "c1", "expected_version": 0, "command": {"end_turn": {}}, KEY: 1}',
+    ]
+    statuses: dict[int, int] = {}
+
+    @settings(
+        max_examples=600,
+        deadline=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    )
+    @given(data=st.data())
+    def attack(data: st.DataObject) -> None:
+        creating = data.draw(st.booleans())
+        template = data.draw(st.sampled_from(create_templates if creating else command_templates))
+        body = template.replace("KEY", data.draw(string_literal()))
+        body = body.replace("HOLE", data.draw(hostile_value()))
+        content_type = data.draw(st.sampled_from(_CONTENT_TYPES))
+        headers = {} if content_type is None else {"content-type": content_type}
+        if creating:
+            reply = http.post("/v1/tables", content=body.encode(), headers=headers)
+        else:
+            headers["Authorization"] = f"Bearer {data.draw(st.sampled_from(target.tokens))}"
+            reply = http.post(
+                f"/v1/tables/{target.table_id}/commands", content=body.encode(), headers=headers
+            )
+            assert reply.status_code != 200, (body[:200], reply.text)
+        _assert_json_error(reply)
+        statuses[reply.status_code] = statuses.get(reply.status_code, 0) + 1
+
+    attack()
+    assert {409, 422} <= set(statuses), statuses
+    after = http.get(f"/v1/tables/{target.table_id}/events").json()
+    assert after["head"] == target.head
+
+
+@pytest.mark.parametrize("value", [-5, 0, 10**30, 2.5, "five", None, True])
+def test_an_invalid_table_option_is_a_422_naming_it(http: httpx.Client, value: Any) -> None:
+    """The issue's example (round_limit -5 or 10^30) was a 503 clients retried forever."""
+    reply = http.post(
+        "/v1/tables", json={"game": "freunde", "seats": 2, "options": {"round_limit": value}}
+    )
+    assert reply.status_code == 422, reply.text
+    assert reply.json()["code"] == "option.invalid"
+    assert reply.json()["details"]["option"] == "round_limit"
+
+
+def _first_reply(url: str, table_id: str, last_event_id: bytes) -> tuple[int, bytes]:
+    """The status of a raw SSE request with ``last_event_id`` as sent bytes, and what came
+    up to its first event (or the whole error reply)."""
+    host, port = url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=30) as sock:
+        sock.sendall(
+            f"GET /v1/tables/{table_id}/events/stream HTTP/1.1\r\nHost: gateway\r\n".encode()
+            + b"Last-Event-ID: "
+            + last_event_id
+            + b"\r\nConnection: close\r\n\r\n"
+        )
+        got = b""
+        while b"\nid: " not in got:
+            chunk = sock.recv(4096)
+            if not chunk:
+                break
+            got += chunk
+    return int(got.split(b" ", 2)[1]), got
+
+
+def _version(raw: bytes) -> int | None:
+    text = raw.decode("latin-1").strip(" \t")
+    if text.isascii() and text.isdigit() and int(text) < 2**63:
+        return int(text)
+    return None
+
+
+def test_a_hostile_last_event_id_never_breaks_the_stream(stack: Stack, target: Target) -> None:
+    """Any header value a client can send: a version below the head resumes after it;
+    anything else (a 32-digit number, '\u00b2', a sign, an exponent) is ignored and the
+    stream starts at the beginning. It never breaks after its 200 (32 digits used to)."""
+    header_bytes = st.binary(max_size=40).filter(lambda b: not set(b) & {0, 10, 13})
+    values = (
+        st.sampled_from([b"9" * 32, b"\xb2", b"-1", b"1e3", b" 5 ", b"007", b"9" * 19])
+        | st.from_regex(rb"\A[0-9]{1,3}\Z")
+        | header_bytes
+    )
+
+    @settings(
+        max_examples=200,
+        deadline=None,
+        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    )
+    @given(value=values)
+    def probe(value: bytes) -> None:
+        version = _version(value)
+        if version is not None and version >= target.head:
+            return  # a quiet stream: nothing to read yet
+        status, got = _first_reply(stack.url, target.table_id, value)
+        if status == 400 and b"text/event-stream" not in got:
+            return  # bytes the HTTP parser itself refuses
+        assert status == 200, (value, got)
+        expected = 1 if version is None else version + 1
+        assert f"\nid: {expected}\r\n".encode() in got, (value, got)
+
+    probe()

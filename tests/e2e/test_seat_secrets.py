@@ -88,11 +88,12 @@ def test_no_endpoint_lets_a_seat_act_for_or_see_into_another(stack: Stack) -> No
             for seat, view in views.items():
                 assert view["version"] == head and view["seat"] == seat
                 assert view["view"] == plain(ENGINE.view(state, seat))
-                assert view["view"]["you"]["hand"] == plain(ENGINE.view(state, seat)["you"]["hand"])
+                mine = ENGINE.view(state, seat)["private"]["hand"]
+                assert view["view"]["private"]["hand"] == plain(mine)
             assert spectator["view"] == plain(ENGINE.view(state, None))
-            assert spectator["view"]["you"] is None
-            hand_0 = json.dumps(views[0]["view"]["you"]["hand"], sort_keys=True)
-            assert hand_0 != json.dumps(views[1]["view"]["you"]["hand"], sort_keys=True)
+            assert spectator["view"]["private"] is None
+            hand_0 = json.dumps(views[0]["view"]["private"]["hand"], sort_keys=True)
+            assert hand_0 != json.dumps(views[1]["view"]["private"]["hand"], sort_keys=True)
             for seat in (1, 2):
                 assert hand_0 not in json.dumps(views[seat]["view"], sort_keys=True)
 
@@ -147,7 +148,7 @@ def test_no_endpoint_lets_a_seat_act_for_or_see_into_another(stack: Stack) -> No
 
             # Errors: claiming a card from seat 0's hand fails exactly like claiming one that
             # is still in a deck, so the error tells seat 1 nothing about seat 0's hand.
-            in_hand = state.hands[0][0]
+            in_hand = state.players[0].hand[0]
             in_deck = next(card for deck in state.decks for card in deck)
             answers = []
             for n, card in enumerate((in_hand, in_deck)):

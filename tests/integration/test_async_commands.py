@@ -227,9 +227,9 @@ async def test_what_cannot_be_handled_is_a_dead_letter_at_once(
         return int(await store.redis.xlen(store.keys(table_id).dead)) >= 2
 
     await run_until(consumer, both_dead)
-    reasons = [f[b"reason"] for f in await dead_letters(store, table_id)]
-    assert reasons[-2] == b"envelope.malformed"
-    assert reasons[-1].startswith(b"table.not_found")
+    letters = await dead_letters(store, table_id)
+    assert [f[b"code"] for f in letters[-2:]] == [b"envelope.malformed", b"table.not_found"]
+    assert common_pb2.CommandEnvelope.FromString(letters[-1][b"env"]).table_id == "no-such-table"
     assert await pending(store, table_id) == 0
 
 

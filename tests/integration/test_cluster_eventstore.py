@@ -12,8 +12,9 @@ from redis.crc import key_slot
 
 from engines.core.hashchain import verify_chain
 from proto import common_pb2
-from services.eventstore import EventStore, Head, Keys, VersionConflict, connect, shard_of
+from services.eventstore import EventStore, Head, Keys, VersionConflict, shard_of
 from tests.integration.store_support import command_key
+from tests.integration.test_engine_service_support import opened_store
 
 pytestmark = [pytest.mark.integration, pytest.mark.cluster, pytest.mark.anyio]
 
@@ -26,11 +27,8 @@ def event(payload: bytes) -> common_pb2.StoredEvent:
 
 @pytest.fixture
 async def cluster_store(redis_cluster_url: str) -> AsyncIterator[EventStore]:
-    client = await connect(redis_cluster_url)
-    try:
-        yield EventStore(client, shards=SHARDS)
-    finally:
-        await client.aclose()
+    async with opened_store(redis_cluster_url, SHARDS) as store:
+        yield store
 
 
 def cluster_client(store: EventStore) -> RedisCluster:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import AsyncIterator
+from typing import Any
 
 import grpc
 import pytest
@@ -92,7 +93,8 @@ async def test_every_rpc_of_another_games_engine_refuses_the_table(
 async def test_the_async_path_of_another_game_writes_nothing(
     redis_url: str, harvest_host: TableHost, table_id: str
 ) -> None:
-    """A command for a Harvest table queued as a Freunde command is refused, not applied."""
+    """A command for a Harvest table queued as a Freunde command is refused into the dead
+    letters, not applied."""
     version = await _harvest_table(harvest_host, table_id)
     store = harvest_host.store
     seat, command = scripted_game(table_id)[0]
@@ -108,11 +110,13 @@ async def test_the_async_path_of_another_game_writes_nothing(
     )
     try:
         await consumer.ensure_groups()
+        dead = store.keys(table_id).dead
         for _ in range(50):
             await consumer.step()
-            if consumer.handled:
+            if await store.redis.xlen(dead):
                 break
-        assert consumer.handled == 1
+        letters: list[Any] = await store.redis.xrange(dead) or []
+        assert [fields[b"code"] for _, fields in letters] == [b"table.wrong_game"]
     finally:
         await consumer.release_all()
         await freunde.store.redis.aclose()

@@ -6,9 +6,16 @@ few dozen commands; bots pick uniformly among the legal commands with a fixed se
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
+import os
 import random
-from collections.abc import AsyncIterator, Iterator
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from typing import Any
 
 import grpc
@@ -23,18 +30,19 @@ from services.config import Settings
 from services.engine.host import TableHost
 from services.engine.server import EngineService, start
 from services.eventstore import EventStore, connect
-from services.redis_server import RedisServer, RedisServerError
+from services.redis_server import RedisServer, RedisServerError, free_port
 
 SEED = bytes(range(32))
 ROUND_LIMIT = 3
 SHARDS = 4
 
 FREUNDE = engines.get("freunde")
+HARVEST = engines.get("harvest")
 
 
-@pytest.fixture(scope="module")
-def private_redis_url() -> Iterator[str]:
-    """A Redis of this module's own: the async path and the projector use shard-wide keys."""
+def private_redis() -> Iterator[str]:
+    """Start a private server (no fsync: tests need no durability), yield its URL, stop it;
+    skip where none can be started."""
     try:
         server = RedisServer(appendfsync="no").start()
     except RedisServerError as error:
@@ -43,6 +51,22 @@ def private_redis_url() -> Iterator[str]:
         yield server.url
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="module")
+def private_redis_url() -> Iterator[str]:
+    """A Redis of this module's own: the async path and the projector use shard-wide keys."""
+    yield from private_redis()
+
+
+@contextlib.asynccontextmanager
+async def opened_store(url: str, shards: int = SHARDS) -> AsyncIterator[EventStore]:
+    """An event store on its own connection to ``url``, closed afterwards."""
+    client = await connect(url)
+    try:
+        yield EventStore(client, shards=shards)
+    finally:
+        await client.aclose()
 
 
 @pytest.fixture
@@ -129,3 +153,39 @@ async def play_with_bots(host: TableHost, table_id: str, bot_seed: int = 1) -> i
         reply = await host.execute(envelope(table_id, f"bot-{sent}", seat, command))
         assert reply.HasField("accepted"), reply
         sent += 1
+
+
+@contextlib.contextmanager
+def service_process(url: str, *args: str, **env: str) -> Iterator[subprocess.Popen[bytes]]:
+    """``python -m <args>`` (an engine service, the projector) on ``url``'s Redis with
+    ``BW_SHARDS=SHARDS`` and ``env``; stopped with SIGTERM, and it must stop cleanly."""
+    environment = dict(os.environ, REDIS_URL=url, BW_SHARDS=str(SHARDS), **env)
+    process = subprocess.Popen(
+        [sys.executable, "-m", *args],
+        env=environment,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        yield process
+    finally:
+        process.send_signal(signal.SIGTERM)
+        stderr = process.communicate(timeout=30)[1].decode(errors="replace")
+    assert process.returncode == 0, stderr[-4000:]
+
+
+def engine_process(
+    url: str, game: str, port: int | None = None, **env: str
+) -> contextlib.AbstractContextManager[Any]:
+    """One game's engine service (gRPC on ``port``, else a free one; and the async-path
+    consumer)."""
+    port = port or free_port()
+    return service_process(url, "services.engine", "--game", game, "--port", str(port), **env)
+
+
+async def eventually(done: Callable[[], Awaitable[bool]], what: str, within_s: float = 90) -> None:
+    """Wait until ``done()`` holds: a liveness bound on other processes, not a timing claim."""
+    deadline = time.monotonic() + within_s
+    while not await done():
+        assert time.monotonic() < deadline, f"never: {what}"
+        await asyncio.sleep(0.02)

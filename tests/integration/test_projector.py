@@ -13,7 +13,8 @@ import pytest
 
 from proto import engine_pb2
 from services.engine.host import TableHost
-from services.eventstore import EventStore, lobby_key
+from services.eventstore import EventStore
+from services.projector.lobby import entries_key
 from services.projector.projector import LAG_KEY, Projector
 from tests.integration.test_engine_service_support import (
     FREUNDE,
@@ -71,7 +72,7 @@ async def read_models(store: EventStore, table_ids: list[str]) -> dict[str, Any]
         names = ["status", "public", *(f"seat:{n}" for n in range(meta.seats))]
         for name in names:
             dump[keys.view(name)] = await store.redis.hgetall(keys.view(name))
-        dump[f"lobby/{table_id}"] = await store.redis.hget(lobby_key("freunde"), table_id)
+        dump[f"lobby/{table_id}"] = await store.redis.hget(entries_key("freunde"), table_id)
     return dump
 
 
@@ -133,7 +134,7 @@ async def test_a_crash_between_writing_and_acking_reprojects_harmlessly(
     await host.store.redis.delete(host.store.keys(table_id).view("status"))
     for name in ("public", "seat:0", "seat:1"):
         await host.store.redis.delete(host.store.keys(table_id).view(name))
-    await host.store.redis.hdel(lobby_key("freunde"), table_id)
+    await host.store.redis.hdel(entries_key("freunde"), table_id)
     # A fresh projector group of its own sees the table's whole feed again.
     dying = Projector(host.store, group="crash-test", name="dying")
     await dying.ensure_groups()

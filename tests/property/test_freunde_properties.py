@@ -1,187 +1,163 @@
-"""Freunde random playouts: every game ends, legal_commands and decide agree, replay and
-re-execution are exact, and no seat sees another's secrets.
+"""Freunde's random games through the kit's conformance check (engines.core.testing),
+plus Freunde's own invariants: every piece of the box is somewhere, exactly once.
 
-A seeded loop, not hypothesis: each game is one seed, so a failure names its seed.
-``BW_PROPERTY_GAMES`` (default 1800) is the total number of games, spread evenly over
-2, 3 and 4 players and over the test cases below so xdist can share them out.
+Each seat count plays ``budget(GAMES)`` seeded games with a uniform player and as many
+with one that claims whatever it completes (so games also end by the Emperor); every
+``DEEP_EVERY``-th game gets the deep checks (every listed command accepted, unlisted
+and mutated ones refused, views, redaction, secrets reshuffled, re-execution).
+``BW_PROPERTY_SCALE`` multiplies the budget: ``BW_PROPERTY_SCALE=20 make test`` plays
+twenty times as many.
 """
 
 from __future__ import annotations
 
-import os
 import random
-from typing import Any
+from collections import Counter
+from dataclasses import replace
 
 import pytest
+from google.protobuf.message import Message
 
-from engines.core.canonical import digest, message_bytes
 from engines.core.contract import TableConfig
-from engines.core.errors import RuleViolation
 from engines.core.messages import from_json, to_json
-from engines.core.play import Table, fold, reexecute
-from engines.core.rng import Rng
+from engines.core.play import Table
+from engines.core.testing import budget, conformance
+from engines.freunde.actions import action_limit
+from engines.freunde.content import OBJECTIVES, TILES
 from engines.freunde.engine import ENGINE
-from engines.freunde.state import FreundeState
+from engines.freunde.garden import colour_at, tiles_present
+from engines.freunde.objectives import HAND_LIMIT
+from engines.freunde.state import COLOURS, KINDS, FreundeState, Supply
 from proto import freunde_pb2 as pb
 
-TOTAL_GAMES = int(os.environ.get("BW_PROPERTY_GAMES", "1800"))
-CHUNKS = 6
-SEATS = (2, 3, 4)
-GAMES_PER_CASE = max(1, TOTAL_GAMES // (CHUNKS * len(SEATS)))
-
-_SECRET_BY_OWNER = {
-    "objectives_dealt": "cards",
-    "plots_drawn": "tiles",
-    "objective_drawn": "card",
-    "objective_returned": "card",
-}
-_DECKS = ("plot_stack", "plot_objectives", "gardener_objectives", "panda_objectives")
+GAMES = 6
+DEEP_EVERY = 6
+# Short games end on the round limit; the default one lets the Emperor end most games.
+OPTIONS: tuple[dict[str, int], ...] = ({"round_limit": 6}, {}, {"round_limit": 20})
+_FULL = Supply()
 
 
-def _random_hex(r: random.Random) -> pb.Hex:
-    return pb.Hex(q=r.randint(-4, 4), r=r.randint(-4, 4))
+def uniformly(legal: list[Message], rnd: random.Random, state: FreundeState) -> Message:
+    """A player that picks any legal command, each as likely."""
+    return rnd.choice(legal)
 
 
-def random_command(r: random.Random) -> pb.Command:
-    """Any command at all, most of them nonsense at this point of the game."""
-    field = r.choice([f.name for f in pb.Command.DESCRIPTOR.oneofs_by_name["kind"].fields])
-    command = pb.Command()
-    body = getattr(command, field)
-    body.SetInParent()
-    for f in body.DESCRIPTOR.fields:
-        if f.message_type is not None:
-            if r.random() < 0.9:
-                getattr(body, f.name).CopyFrom(_random_hex(r))
-        elif f.enum_type is not None:
-            setattr(body, f.name, r.randint(0, len(f.enum_type.values) + 1))
-        else:
-            setattr(body, f.name, r.randint(0, 50))
-    return command
-
-
-def mutate(command: pb.Command, r: random.Random) -> pb.Command:
-    """A legal command with one hex nudged or one number changed."""
-    out = pb.Command()
-    out.CopyFrom(command)
-    field = out.WhichOneof("kind")
-    assert field is not None
-    body = getattr(out, field)
-    for f in body.DESCRIPTOR.fields:
-        if f.message_type is not None and body.HasField(f.name):
-            getattr(body, f.name).q += r.choice((-1, 1))
-            return out
-        if f.message_type is None:
-            setattr(body, f.name, getattr(body, f.name) + r.randint(1, 3))
-            return out
-    return random_command(r)
-
-
-def choose(r: random.Random, options: list[pb.Command], eager: bool) -> pb.Command:
-    """Uniform, or (eager) claim whatever is complete first: both only pick legal commands."""
-    if eager:
-        claims = [c for c in options if c.WhichOneof("kind") == "claim_objective"]
-        if claims:
-            return claims[0]
-    return r.choice(options)
-
-
-def check_rejections(
-    state: FreundeState, seat: int, legal: list[pb.Command], r: random.Random
-) -> None:
-    """Commands outside legal_commands are refused and change nothing; legal ones survive
-    the HTTP JSON form unchanged (a hex at the pond stays named)."""
-    before = digest(state)
-    allowed = {message_bytes(c) for c in legal}
-    candidates = [random_command(r) for _ in range(3)]
-    if legal:
-        candidates.append(mutate(r.choice(legal), r))
-    for command in candidates:
-        if message_bytes(command) in allowed:
-            continue
-        with pytest.raises(RuleViolation):
-            ENGINE.decide(state, command, seat, Rng(b"x", "t", 0))
-    if legal:
-        other = (seat + 1) % state.seats
-        assert ENGINE.legal_commands(state, other) == []
-        with pytest.raises(RuleViolation) as refused:
-            ENGINE.decide(state, legal[0], other, Rng(b"x", "t", 0))
-        assert refused.value.code == "turn.not_your_turn"
-    assert digest(state) == before
+def claims_first(legal: list[Message], rnd: random.Random, state: FreundeState) -> Message:
+    """A player that claims the first objective it completes, else picks at random."""
     for command in legal:
-        assert from_json(pb.Command, to_json(command)) == command
+        if command.WhichOneof("kind") == "claim_objective":
+            return command
+    return rnd.choice(legal)
 
 
-def check_views(state: FreundeState) -> None:
-    """Everything but "you" is the same for every seat; "you" holds only one's own secrets."""
-    public = ENGINE.view(state, None)
-    assert public["you"] is None
-    for seat in range(state.seats):
-        view = ENGINE.view(state, seat)
-        mine = view.pop("you")
-        assert view == {k: v for k, v in public.items() if k != "you"}
-        assert [c["card"] for c in mine["hand"]] == list(state.hands[seat])
-        drawn = [t["tile"] for t in mine["drawn_plots"]]
-        assert drawn == (list(state.drawn_plots) if seat == state.turn else [])
+def reshuffle(state: FreundeState, viewer: int, rnd: random.Random) -> FreundeState:
+    """The same table as ``viewer`` knows it: every other seat's hand swapped for other
+    cards of the same kinds from the decks, the plots another seat drew swapped with the
+    stack, and every deck's order shuffled."""
+    decks = [list(deck) for deck in state.decks]
+    players = list(state.players)
+    for seat, player in enumerate(players):
+        if seat == viewer:
+            continue
+        hand = []
+        for card in player.hand:
+            deck = decks[KINDS.index(OBJECTIVES[card].kind)]
+            deck.append(card)
+            hand.append(deck.pop(rnd.randrange(len(deck))))
+        players[seat] = replace(player, hand=tuple(hand))
+    stack = list(state.plot_stack)
+    drawn = list(state.turn.drawn_plots)
+    if state.turn.seat != viewer and drawn:
+        pool = stack + drawn
+        rnd.shuffle(pool)
+        drawn, stack = pool[: len(drawn)], pool[len(drawn) :]
+    for deck in decks:
+        rnd.shuffle(deck)
+    rnd.shuffle(stack)
+    return replace(
+        state,
+        players=tuple(players),
+        decks=tuple(tuple(deck) for deck in decks),
+        plot_stack=tuple(stack),
+        turn=replace(state.turn, drawn_plots=tuple(drawn)),
+    )
 
 
-def check_redaction(event: Any, seats: int) -> None:
-    """Deck orders are hidden from all; cards and drawn plots from all but their owner."""
-    kind = event.WhichOneof("kind")
-    assert kind is not None
-    for seat in (None, *range(seats)):
-        seen = ENGINE.redact(event, seat)
-        assert seen is not None and seen.WhichOneof("kind") == kind
-        body, original = getattr(seen, kind), getattr(event, kind)
-        if kind == "game_started":
-            for deck in _DECKS:
-                assert list(getattr(body, deck)) == [0] * len(getattr(original, deck))
-        elif kind in _SECRET_BY_OWNER:
-            name = _SECRET_BY_OWNER[kind]
-            value: Any = getattr(body, name)
-            if original.seat == seat:
-                assert seen == event
-            elif isinstance(value, int):
-                assert value == 0
-            else:
-                assert list(value) == [0] * len(getattr(original, name))
-        else:
-            assert seen == event
+def every_piece_once(state: FreundeState) -> None:
+    """The box's contents are all somewhere, once: plots, objectives, bamboo, channels
+    and chips; stalks stand 1 to 4 on plots; hands hold at most 5; the figures stand on
+    tiles; no turn takes more actions than it allows."""
+    if not state.seats:
+        return
+    garden, players = state.garden, state.players
+    tiles = [*state.plot_stack, *state.turn.drawn_plots, *garden.plots.values()]
+    assert sorted(tiles) == sorted(TILES), "every plot tile once"
+    cards = [c for deck in state.decks for c in deck]
+    cards += [c for p in players for c in (*p.hand, *p.claimed)]
+    assert sorted(cards) == sorted(OBJECTIVES), "every objective card once"
+    for index, colour in enumerate(COLOURS):
+        standing = sum(n for h, n in garden.bamboo.items() if colour_at(state, h) == colour)
+        held = sum(p.bamboo[index] for p in players)
+        assert state.supply.bamboo[index] + standing + held == _FULL.bamboo[index], colour
+        assert state.supply.bamboo[index] >= 0 and all(p.bamboo[index] >= 0 for p in players)
+    assert all(1 <= n <= 4 for n in garden.bamboo.values())
+    assert set(garden.bamboo) <= set(garden.plots)
+    assert garden.irrigated <= {(h, TILES[t].colour) for h, t in garden.plots.items()}
+    assert garden.tiles == {(0, 0), *garden.plots}
+    channels = state.supply.irrigation + sum(p.irrigation for p in players) + len(garden.channels)
+    assert channels == _FULL.irrigation, "every channel once"
+    placed = Counter(garden.chips.values())
+    for index, kind in enumerate(("watershed", "fertilizer", "enclosure")):
+        held = sum(p.improvements[index] for p in players)
+        assert state.supply.improvements[index] + held + placed[kind] == _FULL.improvements[index]
+    assert all(len(p.hand) <= HAND_LIMIT for p in players)
+    present = tiles_present(state)
+    assert garden.gardener in present and garden.panda in present
+    assert len(state.turn.actions) <= action_limit(state)
 
 
-def play_one(seats: int, game: int) -> None:
-    r = random.Random(f"freunde-{seats}-{game}")
-    eager = game % 3 != 0
-    # Every fourth game keeps the default round limit; the others a random shorter one.
-    options = {} if game % 4 == 0 else {"round_limit": r.randint(3, 40)}
-    config = TableConfig(f"prop-{seats}-{game}", seats, options)
-    table = Table.create(ENGINE, config, f"seed-{game}".encode())
-    for event in table.events:
-        check_redaction(event, seats)
-    steps = 0
-    while not (outcome := ENGINE.outcome(table.state)).finished:
-        steps += 1
-        assert steps < 20_000, "game did not end"
-        seat = outcome.to_act[0]
+_PLAYERS = {
+    # seeds, options and picker of each kind of player
+    "uniform": (0, OPTIONS, uniformly),
+    "eager": (1000, ({},), claims_first),
+}
+
+
+@pytest.mark.parametrize("player", sorted(_PLAYERS))
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_random_games_conform(seats: int, player: str) -> None:
+    """Random games, uniform or of players who claim at once (and so reach the Emperor),
+    pass the kit's conformance check and Freunde's invariants."""
+    games = budget(GAMES)
+    first, options, pick = _PLAYERS[player]
+    report = conformance(
+        ENGINE,
+        seats,
+        seeds=range(first, first + games),
+        options=options,
+        deep_every=DEEP_EVERY,
+        reshuffle=reshuffle,
+        invariants=every_piece_once,
+        pick=pick,
+    )
+    assert report.games == games and report.deep_games >= 1
+    seen = {"game_ended", "turn_started", "plot_placed", "bamboo_grown", "objective_claimed"}
+    assert seen <= set(report.event_kinds)
+    if player == "eager":
+        assert report.event_kinds["emperor_awarded"] >= 1
+
+
+def test_legal_commands_survive_the_json_form_clients_send() -> None:
+    """Every command listed in a whole game reads back unchanged from its JSON form (a hex
+    at the pond stays named)."""
+    chooser = random.Random(5)
+    table = Table.create(ENGINE, TableConfig("json", 3, {"round_limit": 8}), b"json")
+    seen = Counter[str]()
+    while not ENGINE.outcome(table.state).finished:
+        seat = ENGINE.outcome(table.state).to_act[0]
         legal = ENGINE.legal_commands(table.state, seat)
-        assert legal, f"seat {seat} has nothing to do in {table.state.phase}"
-        if r.random() < 0.05:
-            check_rejections(table.state, seat, legal, r)
-        if r.random() < 0.02:
-            check_views(table.state)
-        for event in table.execute(seat, choose(r, legal, eager)):
-            check_redaction(event, seats)
-    check_views(table.state)
-    assert ENGINE.legal_commands(table.state, 0) == []
-    outcome = ENGINE.outcome(table.state)
-    assert outcome.winners and set(outcome.winners) <= set(range(seats))
-    assert digest(fold(ENGINE, table.events)) == table.digest()
-    replayed = reexecute(ENGINE, config, table.seed, [(c.seat, c.command) for c in table.commands])
-    assert replayed == [message_bytes(e) for e in table.events]
-
-
-@pytest.mark.parametrize("chunk", range(CHUNKS))
-@pytest.mark.parametrize("seats", SEATS)
-def test_random_games_keep_every_invariant(seats: int, chunk: int) -> None:
-    """Random games from legal commands end, replay and re-execute exactly, hide secrets."""
-    for game in range(chunk * GAMES_PER_CASE, (chunk + 1) * GAMES_PER_CASE):
-        play_one(seats, game)
+        for command in legal:
+            assert from_json(pb.Command, to_json(command)) == command
+            seen[command.WhichOneof("kind") or ""] += 1
+        table.execute(seat, chooser.choice(legal))
+    assert seen["move_gardener"] and seen["place_plot"]

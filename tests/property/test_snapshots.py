@@ -19,6 +19,7 @@ from services.engine.tables import (
     encode_snapshot,
     rules_fingerprint,
 )
+from tests.kit_example.goofspiel import engine as goofspiel
 
 GAMES = int(os.environ.get("BW_PROPERTY_GAMES", "0")) or 6
 CONFIGS: dict[str, list[tuple[int, dict[str, Any]]]] = {
@@ -59,6 +60,7 @@ def test_a_snapshot_of_another_game_or_other_rules_is_unusable() -> None:
     freunde, harvest = engines.get("freunde"), engines.get("harvest")
     rules = rules_fingerprint(freunde)
     assert rules != rules_fingerprint(harvest)
+    assert rules != rules_fingerprint(goofspiel.ENGINE), "two games on the kit share no rules"
     table = Table.create(harvest, TableConfig("snap-other", 2, {}), b"seed")
     blob = encode_snapshot(rules, table.state)
     with pytest.raises(SnapshotUnusable):

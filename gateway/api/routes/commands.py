@@ -10,6 +10,7 @@ from fastapi import APIRouter
 
 from engines.core.canonical import message_bytes
 from engines.core.messages import MessageFormatError, from_json
+from gateway.api.bodies import JsonRoute
 from gateway.api.deps import GatewayDep, SeatedDep
 from gateway.errors import ApiError, status_for_rejection
 from gateway.rendering import render_redacted
@@ -19,7 +20,7 @@ from proto import common_pb2
 
 __all__ = ["router"]
 
-router = APIRouter(prefix="/v1", tags=["commands"])
+router = APIRouter(prefix="/v1", tags=["commands"], route_class=JsonRoute)
 log = structlog.get_logger("gateway")
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
@@ -33,7 +34,9 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
             " this command_id before for a different command"
         ),
     },
+    413: {"model": ErrorOut, "description": "`request.too_large`: the body is over the limit"},
     422: {"model": ErrorOut, "description": "Malformed command or a rule violation"},
+    429: {"model": ErrorOut, "description": "`rate.limited`: wait `Retry-After` seconds"},
     503: {"model": ErrorOut, "description": "The engine service is not reachable"},
 }
 
@@ -94,4 +97,5 @@ async def send_command(body: CommandIn, caller: SeatedDep, gateway: GatewayDep) 
         version=accepted.version,
         duplicate=accepted.duplicate,
         events=[EventOut(**render_redacted(e)) for e in accepted.seen],
+        links={"view": f"/v1/tables/{caller.table_id}?min_version={accepted.version}"},
     )

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Request
 from sse_starlette import EventSourceResponse
+from starlette.types import Receive, Scope, Send
 
 from gateway.api.deps import Gateway, GatewayDep, TableCaller, TableCallerDep
 from gateway.api.reads import engine_view, viewer
+from gateway.errors import RETRY_AFTER_UNAVAILABLE, ApiError
 from gateway.rendering import render_redacted
 from gateway.schemas.responses import ErrorOut, EventOut, EventsOut
 from proto import engine_pb2
@@ -20,7 +22,7 @@ __all__ = ["router"]
 router = APIRouter(prefix="/v1", tags=["events"])
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorOut} for code in (403, 404, 422, 503)
+    code: {"model": ErrorOut} for code in (403, 404, 422, 429, 503)
 }
 _PAGE = 500
 After = Annotated[int, Query(ge=0, le=2**63 - 1, description="Only events after this version.")]
@@ -29,13 +31,19 @@ After = Annotated[int, Query(ge=0, le=2**63 - 1, description="Only events after 
 async def _page(
     gateway: Gateway, caller: TableCaller, after: int, limit: int
 ) -> engine_pb2.EventsResponse:
-    reply: engine_pb2.EventsResponse = await caller.backend.stub.EventsAfter(
-        engine_pb2.EventsAfterRequest(
-            table_id=caller.table_id, viewer=viewer(caller.seat), after=after, limit=limit
-        ),
-        timeout=gateway.backends.timeout,
-    )
-    return reply
+    """The caller's redacted events after ``after``; callers that ask for the same page at
+    the same time (SSE subscribers woken by one event) share one engine call."""
+
+    async def fetch() -> engine_pb2.EventsResponse:
+        reply: engine_pb2.EventsResponse = await caller.backend.stub.EventsAfter(
+            engine_pb2.EventsAfterRequest(
+                table_id=caller.table_id, viewer=viewer(caller.seat), after=after, limit=limit
+            ),
+            timeout=gateway.backends.timeout,
+        )
+        return reply
+
+    return await gateway.shared.run(("events", caller.table_id, caller.seat, after, limit), fetch)
 
 
 @router.get(
@@ -58,45 +66,54 @@ async def events(
     )
 
 
+_MAX_VERSION = 2**63 - 1
+
+
 def _resume_point(after: int, last_event_id: str | None) -> int:
-    """Where a (re)connecting subscriber resumes: ``Last-Event-ID`` wins over ``after``."""
-    if last_event_id is not None and last_event_id.strip().isdigit():
-        return int(last_event_id.strip())
+    """Where a (re)connecting subscriber resumes: ``Last-Event-ID`` wins over ``after``.
+
+    The stream's ids are versions; a header that is not one (not ASCII digits, or beyond
+    any version) is ignored, as an id this stream never sent.
+    """
+    text = (last_event_id or "").strip()
+    if text.isascii() and text.isdigit() and int(text) <= _MAX_VERSION:
+        return int(text)
     return after
 
 
 async def _stream(
-    request: Request, gateway: Gateway, caller: TableCaller, after: int
+    gateway: Gateway, caller: TableCaller, after: int
 ) -> AsyncIterator[dict[str, Any]]:
     """Every event after ``after``, then each new one as it is appended, then ``end``.
 
-    New events are noticed with ``XREAD BLOCK`` on the table's own stream; their redacted
-    form always comes from the engine service, so the subscriber sees exactly what the
-    events endpoint would show it.
+    The process's live reader (:mod:`gateway.live`) says when the table has a new event;
+    the redacted form always comes from the engine service, so the subscriber sees exactly
+    what the events endpoint would show it. A quiet table keeps the stream open for as long
+    as the client stays: the only traffic is the heartbeat comment.
     """
-    block_ms = gateway.settings.stream_block_ms
-    while not await request.is_disconnected():
-        reply = await _page(gateway, caller, after, _PAGE)
-        seed_seen = False
-        for event in reply.events:
-            rendered = EventOut(**render_redacted(event))
-            seed_seen = seed_seen or rendered.seed_revealed is not None
-            after = event.version
-            yield {"id": str(after), "event": "event", "data": rendered.model_dump_json()}
-        if len(reply.events) == _PAGE:
-            continue
-        if seed_seen or (reply.events == [] and await _ended(gateway, caller, after)):
-            yield {"event": "end", "data": json.dumps({"version": after})}
-            return
-        woken = await gateway.store.wait_for_events(caller.table_id, after, block_ms)
-        if not woken and await _ended(gateway, caller, after):
-            yield {"event": "end", "data": json.dumps({"version": after})}
-            return
+    async with gateway.live.watch(caller.table_id) as watch:
+        while True:
+            reply = await _page(gateway, caller, after, _PAGE)
+            seed_seen = False
+            for event in reply.events:
+                rendered = EventOut(**render_redacted(event))
+                seed_seen = seed_seen or rendered.seed_revealed is not None
+                after = event.version
+                yield {"id": str(after), "event": "event", "data": rendered.model_dump_json()}
+            if len(reply.events) == _PAGE:
+                continue
+            if seed_seen or (not reply.events and await _ended(gateway, caller, after)):
+                yield {"event": "end", "data": json.dumps({"version": after})}
+                return
+            await watch.wait_past(after)
 
 
 async def _ended(gateway: Gateway, caller: TableCaller, after: int) -> bool:
-    current = await engine_view(gateway, caller, None)
-    return bool(current.status.get("finished")) and current.version <= after
+    async def ask() -> bool:
+        current = await engine_view(gateway, caller, None)
+        return bool(current.status.get("finished")) and current.version <= after
+
+    return await gateway.shared.run(("ended", caller.table_id, after), ask)
 
 
 _STREAM_EXAMPLE = (
@@ -127,7 +144,8 @@ _STREAM_EXAMPLE = (
         "Each SSE message has `id` = the event's version, `event: event` and the event as"
         " JSON in `data` (the same shape as `/events`). Reconnecting with `Last-Event-ID`"
         " resumes after that version. Once the game has ended and everything was sent, one"
-        " `event: end` message closes the stream."
+        " `event: end` message closes the stream. A quiet table's stream stays open: a"
+        " `: ping` comment every `BW_STREAM_PING_SECONDS` keeps proxies from closing it."
     ),
 )
 async def event_stream(
@@ -138,4 +156,41 @@ async def event_stream(
     last_event_id: Annotated[str | None, Header(max_length=32)] = None,
 ) -> EventSourceResponse:
     start = _resume_point(after, last_event_id)
-    return EventSourceResponse(_stream(request, gateway, caller, start), ping=15)
+    address = request.client.host if request.client else "unknown"
+    bound = gateway.streams.take(address)
+    if bound == "address":
+        raise ApiError(
+            429,
+            "stream.too_many",
+            f"This address has {gateway.streams.per_address} streams open here already.",
+            {"max_streams": str(gateway.streams.per_address)},
+        )
+    if bound == "total":
+        raise ApiError(
+            503,
+            "stream.capacity",
+            "This gateway holds as many streams as it can; retry later.",
+            headers={"Retry-After": str(RETRY_AFTER_UNAVAILABLE)},
+        )
+    return _SlotStream(
+        _stream(gateway, caller, start),
+        release=lambda: gateway.streams.give_back(address),
+        ping=gateway.settings.stream_ping_seconds,
+    )
+
+
+class _SlotStream(EventSourceResponse):
+    """An SSE response that gives its stream slot back however it ends (the generator
+    alone would not, when the client leaves before the first message)."""
+
+    def __init__(
+        self, content: AsyncIterator[dict[str, Any]], release: Callable[[], None], ping: float
+    ) -> None:
+        super().__init__(content, ping=ping)
+        self._release = release
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            self._release()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from contextlib import suppress
 
 from fastapi import APIRouter
@@ -31,7 +32,14 @@ async def healthz() -> HealthOut:
 async def readyz(gateway: GatewayDep) -> JSONResponse:
     checks: dict[str, str] = {}
     try:
-        checks["redis"] = "ok" if await gateway.store.ping() else "no reply"
+        # A paused Redis accepts the connection and never answers: wait a second, not the
+        # client's socket timeout.
+        answered = await asyncio.wait_for(
+            gateway.store.ping(), gateway.settings.ready_timeout_seconds
+        )
+        checks["redis"] = "ok" if answered else "no reply"
+    except TimeoutError:
+        checks["redis"] = "no answer within the ready timeout"
     except (RedisError, OSError) as down:
         checks["redis"] = type(down).__name__
     for backend in gateway.backends.all():
@@ -61,6 +69,7 @@ _METRICS_EXAMPLE = (
     },
 )
 async def metrics(gateway: GatewayDep) -> Response:
+    gateway.metrics.record_live(*gateway.live.counts(), gateway.streams.open)
     # A Redis hiccup must not fail the scrape: the gateway's own figures still count.
     with suppress(RedisError, OSError):
         gateway.metrics.record_projector_lag(await gateway.store.projector_lag())

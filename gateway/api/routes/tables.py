@@ -12,15 +12,16 @@ from fastapi import APIRouter, Query
 
 from engines.core.contract import GameInfo
 from engines.core.options import OptionError, resolve_options
+from gateway.api.bodies import JsonRoute
 from gateway.api.deps import GatewayDep, SeatedDep, TableCallerDep
 from gateway.api.reads import view_for
 from gateway.errors import ApiError
+from gateway.lobby import list_tables
 from gateway.schemas.requests import TableCreate
 from gateway.schemas.responses import (
     ErrorOut,
     LegalCommandsOut,
     LobbyOut,
-    LobbyTable,
     TableCreated,
     TableView,
 )
@@ -29,11 +30,11 @@ from proto import engine_pb2
 
 __all__ = ["router"]
 
-router = APIRouter(prefix="/v1", tags=["tables"])
+router = APIRouter(prefix="/v1", tags=["tables"], route_class=JsonRoute)
 log = structlog.get_logger("gateway")
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorOut} for code in (401, 403, 404, 409, 422, 503)
+    code: {"model": ErrorOut} for code in (401, 403, 404, 409, 413, 422, 429, 503)
 }
 MinVersion = Annotated[
     int | None,
@@ -108,22 +109,26 @@ async def create_table(body: TableCreate, gateway: GatewayDep) -> TableCreated:
     )
 
 
-@router.get("/tables", response_model=LobbyOut, responses=_ERRORS, summary="The lobby")
+@router.get(
+    "/tables",
+    response_model=LobbyOut,
+    responses=_ERRORS,
+    summary="The lobby: tables newest first, a page at a time",
+)
 async def lobby(
     gateway: GatewayDep,
-    game: Annotated[str | None, Query(max_length=32)] = None,
-    status: Annotated[str | None, Query(pattern="^(active|finished)$")] = None,
-    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    game: Annotated[str | None, Query(max_length=32, description="Only this game.")] = None,
+    status: Annotated[
+        str | None, Query(pattern="^(active|finished)$", description="Only active or finished.")
+    ] = None,
+    limit: Annotated[int, Query(ge=1, le=1000, description="Tables per page.")] = 100,
+    cursor: Annotated[
+        str | None,
+        Query(max_length=200, description="The next_cursor of the previous page."),
+    ] = None,
 ) -> LobbyOut:
     games = [gateway.backends.get(game).game] if game else gateway.backends.names()
-    tables: list[LobbyTable] = []
-    for name in games:
-        for table_id, entry in sorted((await gateway.store.lobby(name)).items()):
-            done = bool(entry.get("finished"))
-            if (status == "active" and done) or (status == "finished" and not done):
-                continue
-            tables.append(LobbyTable(table_id=table_id, game=name, status=entry))
-    return LobbyOut(tables=tables[:limit])
+    return await list_tables(gateway.store.redis, games, status, limit, cursor)
 
 
 @router.get(

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
+
+import pytest
 
 from engines.core.bots import GreedyBot, RandomBot
 from engines.core.contract import TableConfig
 from engines.core.play import Table
+from engines.core.testing import given
 from engines.freunde.bots import GreedyFreundeBot
 from engines.freunde.engine import ENGINE
-from tests.engines.freunde.given import GREEN, game, garden, turn
+from tests.engines.freunde.positions import DECKS, GREEN, garden, started, turn
 
 
 def test_the_greedy_bot_beats_the_random_bot_in_a_whole_game() -> None:
@@ -21,6 +23,17 @@ def test_the_greedy_bot_beats_the_random_bot_in_a_whole_game() -> None:
     outcome = ENGINE.outcome(table.state)
     assert outcome.finished and outcome.breakdown["end_reason"] == "emperor"
     assert outcome.winners == (0,)
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_greedy_players_finish_the_game_by_the_emperor(seats: int) -> None:
+    """A table of Freunde's own greedy bots plays to the Emperor, not the round limit."""
+    bot = ENGINE.bots["greedy"](seats)
+    table = Table.create(ENGINE, TableConfig(f"greedy-{seats}", seats), b"greedy")
+    table.play(lambda t, seat: bot.choose(ENGINE, t.state, seat))
+    outcome = ENGINE.outcome(table.state)
+    assert outcome.breakdown["end_reason"] == "emperor"
+    assert max(outcome.scores) >= 20
 
 
 def test_the_generic_bots_can_fill_a_four_player_table() -> None:
@@ -34,12 +47,19 @@ def test_the_generic_bots_can_fill_a_four_player_table() -> None:
 def test_the_greedy_bot_never_peeks_at_the_decks() -> None:
     """Two positions that differ only in deck order get the same choice."""
     plots = {(1, 0): GREEN[0], (1, -1): GREEN[1]}
-    state = turn(garden(game(), plots), 0)
-    shuffled = replace(
-        state,
-        plot_stack=tuple(reversed(state.plot_stack)),
-        decks=tuple(tuple(reversed(d)) for d in state.decks),
-    )
-    first = GreedyFreundeBot(5).choose(ENGINE, state, 0)
-    second = GreedyFreundeBot(5).choose(ENGINE, shuffled, 0)
+    hands = {0: [1, 16, 31], 1: [2, 17, 32]}
+    stack = [t for t in range(1, 28) if t not in plots.values()]
+    ordered = given(ENGINE, started(hands=hands, plot_stack=stack), garden(plots), turn(0))
+    reversed_decks = [list(reversed(deck)) for deck in DECKS]
+    upside_down = started(hands=hands, plot_stack=stack[::-1], decks=reversed_decks)
+    shuffled = given(ENGINE, upside_down, garden(plots), turn(0))
+    first = GreedyFreundeBot(5).choose(ENGINE, ordered.state, 0)
+    second = GreedyFreundeBot(5).choose(ENGINE, shuffled.state, 0)
     assert first == second
+
+
+def test_each_game_s_own_bots_are_the_ones_it_offers() -> None:
+    """The engine names its bots: random, and Freunde's own greedy player."""
+    assert set(ENGINE.bots) == {"random", "greedy"}
+    assert isinstance(ENGINE.bots["greedy"](1), GreedyFreundeBot)
+    assert isinstance(ENGINE.bots["random"](1), RandomBot)

@@ -12,7 +12,6 @@ from engines.core.play import Table
 from engines.core.rng import Rng
 from engines.freunde.content import OBJECTIVES, TILES
 from engines.freunde.engine import ENGINE
-from engines.freunde.state import Phase
 
 
 def _table(seats: int = 3, seed: bytes = b"setup") -> Table:
@@ -74,25 +73,28 @@ def test_setup_shuffles_everything_and_deals_one_objective_of_each_kind() -> Non
 
 def test_the_first_player_is_drawn_by_the_seed() -> None:
     """Different seeds give different first players (all random set-up is in the events)."""
-    firsts = {_table(4, f"s{i}".encode()).state.first_player for i in range(40)}
+    firsts = {
+        ENGINE.view(_table(4, f"s{i}".encode()).state, None)["board"]["first_player"]
+        for i in range(40)
+    }
     assert firsts == {0, 1, 2, 3}
 
 
 def test_the_table_starts_with_the_pond_and_full_supplies() -> None:
     """Pond only; 36/30/24 bamboo, 20 channels, 3 chips of each improvement; no weather yet."""
-    table = _table()
-    view = ENGINE.view(table.state, None)
-    assert view["garden"] == []
-    assert view["gardener"] == [0, 0] and view["panda"] == [0, 0]
-    assert view["supply"] == {
+    view = ENGINE.view(_table().state, None)
+    board = view["board"]
+    assert board["garden"] == [] and board["channels"] == []
+    assert board["gardener"] == [0, 0] and board["panda"] == [0, 0]
+    assert board["supply"] == {
         "bamboo": {"green": 36, "yellow": 30, "pink": 24},
         "irrigation": 20,
         "improvements": {"watershed": 3, "fertilizer": 3, "enclosure": 3},
     }
-    assert view["decks"] == {"plots": 27, "plot": 12, "gardener": 12, "panda": 12}
-    assert view["phase"] == Phase.ACTIONS and view["weather"] == ""
-    assert view["turn"] == table.state.first_player
-    assert all(p["hand_size"] == 3 for p in view["players"])
+    assert board["decks"] == {"plots": 27, "plot": 12, "gardener": 12, "panda": 12}
+    assert view["stage"] == "actions" and board["weather"] == "" and board["round"] == 1
+    assert view["to_act"] == [board["first_player"]]
+    assert all(len(p["hand"]) == 3 for p in view["players"])
 
 
 @pytest.mark.parametrize("seats", [1, 5])

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 import pytest
 
@@ -12,17 +11,32 @@ from engines.harvest.engine import ENGINE
 from engines.harvest.state import Built, HarvestState
 from proto import harvest_pb2 as pb
 
-from .helpers import cells, command, crop, resolving, run, started, with_player
+from .helpers import (
+    at_round,
+    block,
+    cells,
+    command,
+    crop,
+    resolving,
+    run,
+    started,
+    with_placements,
+    with_player,
+    with_workshop,
+)
 
 SITE = (0, 0)
 
 
-def built(building: str, **player: object) -> HarvestState:
-    """Floyd builds ``building`` for free on the open strip; its step is now waiting."""
-    state = with_player(started(), 0, character="floyd", **player)
-    state = replace(state, workshop=(building, "", "", "", "", ""))
+def built(building: str, *base: HarvestState, **player: object) -> HarvestState:
+    """Floyd builds ``building`` for free on the open strip (at a ``base`` position, or
+    just after set-up); its step is now waiting."""
+    state = with_player(base[0] if base else started(), 0, character="floyd", **player)
+    state = with_workshop(state, building, "", "", "", "", "")
     state = resolving(state, 0, ("build", 1))
-    _, state = run(state, 0, command(build=pb.Build(slot=0, cell=cells(SITE)[0])))
+    _, state = run(
+        state, 0, command(build=pb.Build(slot=0, cell=cells(SITE)[0], payment=pb.Payment()))
+    )
     assert state.players[0].buildings[-1].building == building
     return state
 
@@ -145,7 +159,9 @@ def test_reed_pond_and_sawmill_clear_land_without_the_die(building: str) -> None
     Workshop's, and like every building ability not marked "paying as usual") free."""
     state = built(building, coins=2)
     forest = cells(state.players[0].forests[0])[0]
-    events, state = run(state, 0, command(clear_land=pb.ClearLand(forest=forest)))
+    events, state = run(
+        state, 0, command(clear_land=pb.ClearLand(forest=forest, payment=pb.Payment()))
+    )
     assert not any(e.HasField("forest_die_rolled") for e in events)
     assert len(state.players[0].forests) == 5
     assert state.players[0].coins == 2
@@ -165,9 +181,11 @@ def test_silo_plants_without_fertilizer() -> None:
 def test_smithy_gives_a_coin_and_a_build() -> None:
     """Smithy: gain 1 Coin and build a Building (paying as usual; Floyd pays nothing)."""
     state = built("smithy", coins=0)
-    state = replace(state, workshop=("", "", "mercantile", "", "", ""))
+    state = with_workshop(state, "", "", "mercantile", "", "", "")
     _, state = run(state, 0, command(take_benefit=pb.TakeBenefit(task=0)))
-    _, state = run(state, 0, command(build=pb.Build(slot=2, cell=cells((2, 0))[0])))
+    _, state = run(
+        state, 0, command(build=pb.Build(slot=2, cell=cells((2, 0))[0], payment=pb.Payment()))
+    )
     assert [b.building for b in state.players[0].buildings] == ["smithy", "mercantile"]
 
 
@@ -184,16 +202,17 @@ def test_weather_vane_tends_once_without_water() -> None:
 
 def test_backyard_shed_uses_a_closed_two_action_space() -> None:
     """Backyard Shed: the action of a 2-action space, closed or not."""
-    state = built("backyard_shed")
-    state = replace(state, placements=(("store_2", 1),))
-    _, state = run(state, 0, command(reuse_space=pb.ReuseSpace(space="store_2")))
+    state = built("backyard_shed", with_placements(started(), ("store_2", 1)))
+    _, state = run(
+        state, 0, command(reuse_space=pb.ReuseSpace(space="store_2", payment=pb.Payment()))
+    )
     assert tasks(state) == [("purchase", 2)]
 
 
 def test_printing_press_repeats_one_of_your_spaces_paying_again() -> None:
     """Printing Press: a space holding your piece, its actions again, its cost again."""
-    state = built("printing_press", coins=3)
-    state = replace(state, round=2, placements=(("fields_3", 0), ("store_3", 1)))
+    base = with_placements(at_round(started(), 2), ("fields_3", 0), ("store_3", 1))
+    state = built("printing_press", base, coins=3)
     assert {
         c.reuse_space.space for c in ENGINE.legal_commands(state, 0) if c.HasField("reuse_space")
     } == {"fields_3"}
@@ -286,7 +305,7 @@ def test_outdoor_shower_needs_a_full_bucket() -> None:
 def test_outhouse_and_treehouse() -> None:
     """Outhouse: 1 per Fertilizer. Treehouse: 2 per Forest tile left."""
     assert end_points("outhouse", fertilizer=7) == 7
-    state = with_player(started(), 0, buildings=(Built("treehouse", frozenset({(0, 0)})),))
+    state = with_player(started(), 0, buildings=(Built("treehouse", block(0, 0)),))
     state = resolving(state, 0, ("end:treehouse", 1), phase="game_end")
     _, after = run(state, 0, command(take_benefit=pb.TakeBenefit(task=0)))
     assert after.players[0].points - state.players[0].points == 12

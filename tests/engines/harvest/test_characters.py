@@ -2,16 +2,29 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
+from engines.core.errors import RuleViolation
 from engines.harvest.content import content
 from engines.harvest.engine import ENGINE
 from engines.harvest.state import HarvestState
 from proto import harvest_pb2 as pb
 
-from .helpers import cells, command, crop, placing, resolving, run, started, with_player
+from .helpers import (
+    at_round,
+    cells,
+    command,
+    crop,
+    placing,
+    resolving,
+    run,
+    started,
+    turn,
+    turn_over,
+    with_placements,
+    with_player,
+    with_workshop,
+)
 
 
 def sunrise_turn(character: str, tile: int, **player: object) -> tuple[int, HarvestState]:
@@ -19,7 +32,7 @@ def sunrise_turn(character: str, tile: int, **player: object) -> tuple[int, Harv
     state = started(3)
     seat = ENGINE.outcome(state).to_act[0]
     state = with_player(state, seat, character=character, farmhouse="lucky_house", **player)
-    state = replace(state, display=(tile, *state.display[1:]))
+    state = turn(at_round(state, 1, display=(tile, *state.display[1:])), seat, "sunrise")
     _, state = run(state, seat, command(choose_sunrise=pb.ChooseSunrise(tile=tile)))
     return seat, state
 
@@ -35,19 +48,24 @@ def test_jaime_gains_one_coin_fewer_at_sunrise() -> None:
 
 def test_jaime_moves_a_piece_after_all_placements() -> None:
     """Jaime: after every piece is placed, move one to another Open space and act there."""
-    state = with_player(started(3), 0, character="jaime", pieces=0)
+    state = with_placements(started(3), ("store_3", 0), ("store_2", 1))
+    state = with_player(state, 0, character="jaime", pieces=0)
     state = with_player(with_player(state, 1, pieces=0), 2, pieces=0)
-    state = replace(
-        state, phase="actions", turn=-1, steps=(), placements=(("store_3", 0), ("store_2", 1))
-    )
+    state = turn_over(turn(state, 0), 0)
     from engines.core.rng import Rng
-    from engines.harvest.flow import advance
+    from engines.harvest.turns import advance
 
     for event in advance(state, Rng(b"j", "t", 0)):
         state = ENGINE.evolve(state, event)
     assert state.phase == "jaime" and ENGINE.outcome(state).to_act == (0,)
     _, state = run(
-        state, 0, command(move_piece=pb.MovePiece(from_space="store_3", to_space="workshop_2"))
+        state,
+        0,
+        command(
+            move_piece=pb.MovePiece(
+                from_space="store_3", to_space="workshop_2", payment=pb.Payment()
+            )
+        ),
     )
     assert ("workshop_2", 0) in state.placements and ("store_3", 0) not in state.placements
     assert [(t.kind, t.amount) for t in state.steps[-1].tasks] == [("workshop", 2)]
@@ -75,7 +93,7 @@ def test_mick_gets_one_extra_field_action_per_turn() -> None:
 def test_river_pays_coin_costs_with_water_and_fertilizer() -> None:
     """River: Coin costs may be paid in Fertilizer, Water and Coins in any mix."""
     state = with_player(
-        placing(replace(started(3), round=3), 0),
+        placing(at_round(started(3), 3), 0),
         0,
         character="river",
         coins=1,
@@ -100,9 +118,11 @@ def test_river_pays_coin_costs_with_water_and_fertilizer() -> None:
 def test_floyd_builds_for_free() -> None:
     """Floyd: no Coin cost to build."""
     state = with_player(started(), 0, character="floyd", coins=0)
-    state = replace(state, workshop=("mercantile", "", "", "", "", ""))
+    state = with_workshop(state, "mercantile", "", "", "", "", "")
     state = resolving(state, 0, ("workshop", 1))
-    _, after = run(state, 0, command(build=pb.Build(slot=0, cell=cells((0, 0))[0])))
+    _, after = run(
+        state, 0, command(build=pb.Build(slot=0, cell=cells((0, 0))[0], payment=pb.Payment()))
+    )
     assert after.players[0].buildings[0].building == "mercantile"
 
 
@@ -130,11 +150,32 @@ def test_rose_may_clear_upgrade_or_build_at_sunrise() -> None:
     rose = [t.kind for t in state.steps[-1].tasks]
     assert "rose" in rose
     forest = cells(state.players[seat].forests[0])[0]
-    events, after = run(state, seat, command(clear_land=pb.ClearLand(forest=forest)))
+    events, after = run(
+        state, seat, command(clear_land=pb.ClearLand(forest=forest, payment=pb.Payment()))
+    )
     assert not any(e.HasField("forest_die_rolled") for e in events)
     assert "rose" not in [t.kind for t in after.steps[-1].tasks]
-    _, upgraded = run(state, seat, command(upgrade_bucket=pb.UpgradeBucket()))
+    _, upgraded = run(state, seat, command(upgrade_bucket=pb.UpgradeBucket(payment=pb.Payment())))
     assert upgraded.players[seat].bucket == state.players[seat].bucket + 1
+
+
+def test_rose_builds_at_sunrise_paying_the_cost_as_usual() -> None:
+    """Rose: Build a Building at Sunrise, "paying building costs as usual"."""
+    seat, state = sunrise_turn("rose", 1, coins=2)
+    state = with_workshop(state, "", "", "compost_bin", "", "", "")
+    site = cells((0, 0))[0]
+    free = command(build=pb.Build(slot=2, cell=site, payment=pb.Payment()))
+    with pytest.raises(RuleViolation) as error:
+        run(state, seat, free)
+    assert error.value.code == "payment.wrong_amount"
+    paid = command(build=pb.Build(slot=2, cell=site, payment=pb.Payment(coins=2)))
+    assert paid in ENGINE.legal_commands(state, seat)
+    events, after = run(state, seat, paid)
+    assert [b.building for b in after.players[seat].buildings] == ["compost_bin"]
+    assert after.players[seat].coins == 0 and after.workshop[2] == ""
+    assert "rose" not in [t.kind for t in after.steps[0].tasks]
+    assert [(t.kind, t.amount) for t in after.steps[-1].tasks] == [("fertilizer", 3)]
+    assert not any(e.HasField("forest_die_rolled") for e in events)
 
 
 def test_leland_fills_a_bigger_bucket() -> None:

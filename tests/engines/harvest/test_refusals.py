@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,35 +15,62 @@ from engines.harvest.engine import ENGINE
 from engines.harvest.state import HarvestState
 from proto import harvest_pb2 as pb
 
-from .helpers import command, placing, resolving, started, with_player
+from .helpers import command, game_over, placing, resolving, started, with_player
 
 
-def code_of(state: HarvestState, seat: int, cmd: pb.Command) -> str:
+def refusal_of(state: HarvestState, seat: int, cmd: pb.Command) -> RuleViolation:
     before = digest(state)
     with pytest.raises(RuleViolation) as error:
         ENGINE.decide(state, cmd, seat, Rng(b"r", "t", 0))
     assert digest(state) == before
     assert error.value.message
-    return error.value.code
+    return error.value
+
+
+def code_of(state: HarvestState, seat: int, cmd: pb.Command) -> str:
+    return refusal_of(state, seat, cmd).code
+
+
+# What each stage says to a command it does not take (``command.not_now``).
+WAITING_FOR = {
+    "sunrise": "Choose a Sunrise tile first.",
+    "placing": "Place a Player Piece first.",
+    "plant": "Finish your plant action first.",
+    "store": "That is not one of the actions waiting.",
+}
 
 
 @pytest.mark.parametrize(
     ("situation", "cmd", "code"),
     [
         ("sunrise", command(choose_sunrise=pb.ChooseSunrise(tile=99)), "sunrise.not_in_display"),
-        ("sunrise", command(finish=pb.Finish()), "sunrise.choose_first"),
-        ("sunrise", command(place_worker=pb.PlaceWorker(space="store_3")), "sunrise.choose_first"),
-        ("placing", command(place_worker=pb.PlaceWorker(space="nowhere")), "space.unknown"),
-        ("placing", command(take_benefit=pb.TakeBenefit(task=0)), "place.first"),
+        ("sunrise", command(finish=pb.Finish()), "command.not_now"),
+        (
+            "sunrise",
+            command(place_worker=pb.PlaceWorker(space="store_3", payment=pb.Payment())),
+            "command.not_now",
+        ),
+        (
+            "placing",
+            command(place_worker=pb.PlaceWorker(space="nowhere", payment=pb.Payment())),
+            "space.unknown",
+        ),
+        ("placing", command(take_benefit=pb.TakeBenefit(task=0)), "command.not_now"),
         ("placing", command(), "command.empty"),
-        ("store", command(build=pb.Build(slot=0, cell=0)), "build.none"),
+        ("store", command(build=pb.Build(slot=0, cell=0, payment=pb.Payment())), "build.none"),
         (
             "store",
             command(plant_seed=pb.PlantSeed(seed="wheat", cells=[0, 6, 12])),
             "plant.not_now",
         ),
         ("store", command(take_benefit=pb.TakeBenefit(task=0)), "benefit.needs_action"),
-        ("store", command(purchase=pb.Purchase(item="tractor")), "purchase.unknown"),
+        ("store", command(purchase=pb.Purchase(item="wheat")), "payment.missing"),
+        ("placing", command(place_worker=pb.PlaceWorker(space="store_2")), "payment.missing"),
+        (
+            "store",
+            command(purchase=pb.Purchase(item="tractor", payment=pb.Payment())),
+            "purchase.unknown",
+        ),
         (
             "store",
             command(purchase=pb.Purchase(item="pumpkin", payment=pb.Payment(coins=3))),
@@ -55,8 +81,8 @@ def code_of(state: HarvestState, seat: int, cmd: pb.Command) -> str:
             command(purchase=pb.Purchase(item="wheat", payment=pb.Payment(water=1))),
             "payment.coins_only",
         ),
-        ("plant", command(field_action=pb.FieldAction(kind="tend")), "plant.in_progress"),
-        ("store", command(keep_start=pb.KeepStart()), "step.not_now"),
+        ("plant", command(field_action=pb.FieldAction(kind="tend")), "command.not_now"),
+        ("store", command(keep_start=pb.KeepStart()), "command.not_now"),
         (
             "plant",
             command(plant_seed=pb.PlantSeed(seed="pumpkin", cells=[0, 6, 7])),
@@ -89,12 +115,15 @@ def test_rule_breaking_commands_are_refused(situation: str, cmd: pb.Command, cod
         state = resolving(with_player(state, seat, coins=0), seat, ("purchase", 1))
     elif situation == "plant":
         state = resolving(with_player(state, seat, seeds=(1, 0, 0, 0)), seat, mode="plant")
-    assert code_of(state, seat, cmd) == code
+    refused = refusal_of(state, seat, cmd)
+    assert refused.code == code
+    if code == "command.not_now":
+        assert refused.message == WAITING_FOR[situation]
 
 
 def test_nothing_is_accepted_once_the_game_is_over() -> None:
     """After Game End every command is refused."""
-    state = replace(started(2), phase="finished")
+    state = game_over(started(2))
     assert code_of(state, 0, command(finish=pb.Finish())) == "game.over"
     assert ENGINE.legal_commands(state, 0) == []
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from engines.core.errors import RuleViolation
@@ -13,7 +11,18 @@ from engines.harvest.state import Built, HarvestState
 from engines.harvest.sunrise import reveal_sunrise
 from proto import harvest_pb2 as pb
 
-from .helpers import command, crop, run, started, table, with_player
+from .helpers import (
+    at_round,
+    block,
+    command,
+    crop,
+    pieces_all_placed,
+    run,
+    started,
+    table,
+    with_player,
+    with_workshop,
+)
 
 
 @pytest.mark.parametrize("seats", [1, 2, 3, 4])
@@ -130,17 +139,26 @@ def test_sunrise_swaps_tiles_and_actions_follow_in_sunrise_order() -> None:
 def test_sunset_shifts_workshop_discards_market_tile_and_advances_round() -> None:
     """Sunset Phase: pieces back, Workshop one row down (1-cost row discarded), next tile."""
     state = started(3)
-    state = replace(state, workshop=("a", "b", "c", "d", "e", "f"))
+    state = with_workshop(state, "barn", "silo", "well", "smithy", "bakery", "cidery")
     market = state.market_large
     state = _through_sunrise(state)
+    events: list[pb.Event] = []
     while state.phase in ("actions", "jaime"):
         seat = ENGINE.outcome(state).to_act[0]
         if state.steps or state.phase == "jaime":
-            _, state = run(state, seat, command(finish=pb.Finish()))
+            more, state = run(state, seat, command(finish=pb.Finish()))
         else:
-            _, state = run(state, seat, command(place_worker=pb.PlaceWorker(space="store_1")))
+            more, state = run(
+                state,
+                seat,
+                command(place_worker=pb.PlaceWorker(space="store_1", payment=pb.Payment())),
+            )
+        events += more
     assert state.round == 2 and state.phase == "sunrise"
-    assert state.workshop == ("", "", "a", "b", "c", "d")
+    assert state.workshop == ("", "", "barn", "silo", "well", "smithy")
+    shifted = next(e.workshop_shifted for e in events if e.HasField("workshop_shifted"))
+    assert list(shifted.workshop) == list(state.workshop)
+    assert list(shifted.discarded) == ["bakery", "cidery"]
     assert state.market_large != market
     assert state.placements == ()
     assert all(p.pieces == 3 for p in state.players)
@@ -162,9 +180,8 @@ def test_game_end_scores_buildings_crops_bushes_coins_and_resolves_end_game_buil
     state = with_player(
         state, 0, crops=farm, buildings=built, forests=(), coins=5, fertilizer=4, points=10
     )
-    state = replace(state, round=4, phase="actions", turn=-1, steps=(), gairy_pieces=0)
-    state = with_player(state, 0, pieces=0)
-    from engines.harvest.flow import advance
+    state = pieces_all_placed(at_round(state, 4))
+    from engines.harvest.turns import advance
 
     events = advance(state, Rng(b"x", "t", 0))
     for event in events:
@@ -178,6 +195,26 @@ def test_game_end_scores_buildings_crops_bushes_coins_and_resolves_end_game_buil
     # 10 track + 4 Outhouse, buildings 5 + 2, crops 3 (berry, strawberry, wheat), bush 2, coins 2
     assert outcome.scores == (10 + 4 + 7 + 3 + 2 + 2,)
     assert outcome.breakdown["0"]["buildings"] == 7
+
+
+def test_end_game_buildings_are_resolved_in_sunrise_order() -> None:
+    """Game End 1: "Each player (in Sunrise order) resolves their "End Game" Buildings":
+    lowest Sunrise tile first, whatever the seat numbers."""
+    from engines.harvest.turns import advance
+
+    state = at_round(started(3), 4)
+    library = Built("library", block(0, 0))
+    for seat, tile in enumerate((9, 2, 5)):
+        state = with_player(state, seat, sunrise=tile, buildings=(library,))
+    state = pieces_all_placed(state)
+    events = advance(state, Rng(b"x", "t", 0))
+    for event in events:
+        state = ENGINE.evolve(state, event)
+    while not ENGINE.outcome(state).finished:
+        more, state = run(state, ENGINE.outcome(state).to_act[0], command(finish=pb.Finish()))
+        events += more
+    turns = [e.turn_began.seat for e in events if e.HasField("turn_began")]
+    assert turns == [1, 2, 0]
 
 
 def test_ties_go_to_leftover_resources_then_are_shared() -> None:
@@ -194,15 +231,16 @@ def test_ties_go_to_leftover_resources_then_are_shared() -> None:
 
 def test_round_four_shows_the_market_board_after_three_tiles() -> None:
     """Sunset 3: three tiles cover rounds 1-3; round 4 uses the board's own spaces."""
-    from engines.harvest.flow import advance
+    from engines.harvest.turns import advance
 
     state = started(4)
     seen = [state.market_large]
     for _ in range(3):
-        state = replace(state, phase="jaime", turn=-1, steps=(), order=(), position=-1)
-        state = replace(state, players=tuple(replace(p, pieces=0) for p in state.players))
-        for event in advance(state, Rng(b"m", str(state.round), 0))[:1]:
+        state = pieces_all_placed(state, phase="jaime")
+        for event in advance(state, Rng(b"m", str(state.round), 0)):
             state = ENGINE.evolve(state, event)
+            if event.HasField("round_ended"):
+                break
         seen.append(state.market_large)
     assert state.round == 4
     assert len(set(seen[:3])) == 3 and seen[3] == "market_board"
@@ -218,7 +256,11 @@ def test_gairy_takes_his_turns_in_sunrise_order() -> None:
         if state.steps:
             _, state = run(state, seat, command(finish=pb.Finish()))
         else:
-            _, state = run(state, seat, command(place_worker=pb.PlaceWorker(space="trading_1")))
+            _, state = run(
+                state,
+                seat,
+                command(place_worker=pb.PlaceWorker(space="trading_1", payment=pb.Payment())),
+            )
     assert [s for _, s in state.placements[:3]] == list(state.order)
 
 
@@ -237,7 +279,7 @@ def test_sunrise_benefits_are_taken_in_the_order_chosen() -> None:
 def test_the_sunrise_display_is_shuffled_back_into_the_deck() -> None:
     """Sunrise Phase 3: last round's display goes back into the deck, so the next reveal
     draws from every tile nobody holds (last round's display included), never a held one."""
-    state = replace(started(4), round=1, display=(5, 6, 7))
+    state = at_round(started(4), 1, display=(5, 6, 7))
     state = with_player(state, 0, sunrise=1)
     state = with_player(state, 1, sunrise=2)
     state = with_player(state, 2, sunrise=3)

@@ -9,7 +9,8 @@ from fastapi.testclient import TestClient
 from pydantic import BaseModel
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from gateway.errors import ApiError, install_error_handlers, status_for_rejection
+from engines.core import codes
+from gateway.errors import SERVICE_STATUS, ApiError, install_error_handlers, status_for_rejection
 
 
 class Body(BaseModel):
@@ -62,17 +63,34 @@ def test_api_errors_keep_their_status_code_and_details(client: TestClient) -> No
     [
         ("NOT_FOUND", 404, "table.not_found"),
         ("INVALID_ARGUMENT", 422, "request.invalid"),
+        ("OUT_OF_RANGE", 422, "request.out_of_range"),
+        ("ALREADY_EXISTS", 409, "table.exists"),
         ("UNAVAILABLE", 503, "engine.unavailable"),
         ("DEADLINE_EXCEEDED", 503, "engine.unavailable"),
-        ("INTERNAL", 503, "engine.unavailable"),
+        ("RESOURCE_EXHAUSTED", 503, "engine.unavailable"),
+        ("INTERNAL", 500, "engine.error"),
+        ("UNKNOWN", 500, "engine.error"),
     ],
 )
 def test_grpc_failures_map_to_client_or_unavailable_statuses(
     client: TestClient, code: str, status: int, error: str
 ) -> None:
-    """An engine that is down is 503, never a 500; its refusals are 4xx."""
+    """An engine's refusal is 4xx (never retried), an engine that is down is 503 with
+    Retry-After, and an engine that failed on the request is a 500 (retrying won't help)."""
     reply = client.get(f"/grpc/{code}")
     assert (reply.status_code, reply.json()["code"]) == (status, error)
+    assert ("retry-after" in reply.headers) == (status == 503)
+
+
+def test_every_grpc_status_the_engine_may_return_is_mapped_without_a_bare_500(
+    client: TestClient,
+) -> None:
+    """No gRPC status falls through to the generic bug handler."""
+    for code in grpc.StatusCode:
+        if code is grpc.StatusCode.OK:
+            continue
+        reply = client.get(f"/grpc/{code.name}")
+        assert reply.json()["code"] != "server.error", code
 
 
 def test_validation_errors_and_unknown_routes_are_json(client: TestClient) -> None:
@@ -105,9 +123,32 @@ def test_a_store_outage_is_503_and_a_bug_is_a_json_500(client: TestClient) -> No
         ("command.id_reused", 409),
         ("table.not_found", 404),
         ("turn.not_yours", 422),
+        ("plot.not_adjacent", 422),
     ],
 )
 def test_rejection_codes_choose_the_status(code: str, status: int) -> None:
     """Conflicts (a stale version, a command id reused) are 409, unknown tables 404, every
     rule violation 422."""
     assert status_for_rejection(code) == status
+
+
+def test_every_shared_code_has_one_meaning_over_http() -> None:
+    """Each service code of engines/core/codes has its own status, chosen on purpose (a new
+    code must be added to the map), and every shared rule code is a 422."""
+    assert set(SERVICE_STATUS) == {refusal.code for refusal in codes.SERVICE}
+    assert all(400 <= status < 500 for status in SERVICE_STATUS.values())
+    for refusal in codes.RULES:
+        assert status_for_rejection(refusal.code) == 422, refusal.code
+
+
+def test_an_error_quoting_a_lone_surrogate_is_still_json(client: TestClient) -> None:
+    """A message that quotes unencodable client text is escaped, not a crash."""
+    app = _app()
+
+    @app.get("/quote")
+    async def quote() -> None:
+        raise ApiError(404, "game.not_found", "No game \ud800 here.", {"game": "\ud800"})
+
+    reply = TestClient(app, raise_server_exceptions=False).get("/quote")
+    assert reply.status_code == 404
+    assert reply.json()["details"] == {"game": "\ud800"}

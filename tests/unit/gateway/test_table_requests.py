@@ -73,7 +73,16 @@ def test_a_good_seed_or_none_is_accepted() -> None:
 
 @pytest.mark.parametrize(
     ("after", "header", "start"),
-    [(0, None, 0), (5, None, 5), (5, "12", 12), (5, " 7 ", 7), (5, "junk", 5), (5, "-3", 5)],
+    [
+        (0, None, 0),
+        (5, None, 5),
+        (5, "12", 12),
+        (5, " 7 ", 7),
+        (5, "junk", 5),
+        (5, "-3", 5),
+        (5, "9" * 32, 5),
+        (5, "\u00b2", 5),
+    ],
 )
 def test_streams_resume_after_last_event_id(after: int, header: str | None, start: int) -> None:
     """A numeric Last-Event-ID wins over ?after; anything else is ignored."""

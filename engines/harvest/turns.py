@@ -1,4 +1,5 @@
-"""Turn and phase flow: who acts next, and the steps nobody chooses (Gairy, Sunset).
+"""What follows on its own: who acts next, and the steps nobody chooses (Gairy, Sunset,
+Game End).
 
 After every accepted command ``advance`` runs the automatic steps until a seat must
 choose, so each command's events include whatever follows from it.
@@ -7,6 +8,7 @@ choose, so each command's events include whatever follows from it.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import asdict
 
 from engines.core.rng import Rng
 from engines.harvest.buildings import end_game_tasks
@@ -81,7 +83,7 @@ def _sunset(state: HarvestState, rng: Rng) -> list[pb.Event]:
     """Sunset Phase, or after the 4th Action Phase, Game End."""
     if state.round >= content().rounds:
         return _game_end(state)
-    return [sunset(state, rng)]
+    return sunset(state, rng)
 
 
 def _game_end(state: HarvestState) -> list[pb.Event]:
@@ -93,19 +95,7 @@ def _game_end(state: HarvestState) -> list[pb.Event]:
         return [
             wrap(
                 game_finished=pb.GameFinished(
-                    scores=[
-                        pb.FinalScore(
-                            seat=s.seat,
-                            total=s.total,
-                            track=s.track,
-                            buildings=s.buildings,
-                            crops=s.crops,
-                            bushes=s.bushes,
-                            coins=s.coins,
-                            leftovers=s.leftovers,
-                        )
-                        for s in scores
-                    ],
+                    scores=[pb.FinalScore(**asdict(s)) for s in scores],
                     winners=winners(scores),
                 )
             )

@@ -1,0 +1,320 @@
+"""``evolve``: one small recorder per event, writing the event's facts into the state.
+
+A recorder never checks a rule and never decides what happens next: the rule that
+produced the event (in the module named after its rulebook section) did that. Which
+stage the table is in follows from the recorded facts (see flow.py).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from engines.core.deck import bury
+from engines.core.hexgrid import Hex
+from engines.core.recorders import Recorders, unchanged
+from engines.freunde import wire
+from engines.freunde.content import TILES
+from engines.freunde.state import FreundeState, Player, Triple, Turn, changed
+from proto import freunde_pb2 as pb
+
+__all__ = ["RECORDERS"]
+
+RECORDERS: Recorders[FreundeState] = Recorders(pb.Event)
+
+V = TypeVar("V")
+
+
+def _add(triple: Triple, index: int, amount: int) -> Triple:
+    out = list(triple)
+    out[index] += amount
+    return (out[0], out[1], out[2])
+
+
+def _put(values: Mapping[Hex, V], h: Hex, value: V) -> dict[Hex, V]:
+    """A copy of ``values`` with ``h`` set to ``value`` (removed when the value is 0)."""
+    out = dict(values)
+    if value:
+        out[h] = value
+    else:
+        out.pop(h, None)
+    return out
+
+
+def _player(state: FreundeState, seat: int, **changes: Any) -> tuple[Player, ...]:
+    """The players, with ``seat``'s changed."""
+    players = list(state.players)
+    players[seat] = changed(players[seat], **changes)
+    return tuple(players)
+
+
+def _acting(state: FreundeState, action: str, **changes: Any) -> Turn:
+    """The turn, with one more ``action`` taken."""
+    return changed(state.turn, actions=(*state.turn.actions, action), **changes)
+
+
+def _without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
+    return tuple(c for c in cards if c != card)
+
+
+# -- Set-up ----------------------------------------------------------------------------------
+
+
+@RECORDERS.on("game_started")
+def game_started(state: FreundeState, e: pb.GameStarted) -> FreundeState:
+    return FreundeState(
+        seats=e.seats,
+        round_limit=e.round_limit,
+        first_player=e.first_player,
+        turn=Turn(seat=e.first_player, round=1),
+        players=(Player(),) * e.seats,
+        plot_stack=tuple(e.plot_stack),
+        decks=(tuple(e.plot_objectives), tuple(e.gardener_objectives), tuple(e.panda_objectives)),
+    )
+
+
+@RECORDERS.on("objectives_dealt")
+def objectives_dealt(state: FreundeState, e: pb.ObjectivesDealt) -> FreundeState:
+    """The dealt cards leave their decks for the seat's hand."""
+    decks = list(state.decks)
+    for card, kind in zip(e.cards, e.kinds, strict=True):
+        decks[kind - 1] = _without(decks[kind - 1], card)
+    hand = (*state.players[e.seat].hand, *e.cards)
+    return changed(state, decks=tuple(decks), players=_player(state, e.seat, hand=hand))
+
+
+# -- Turns and weather -----------------------------------------------------------------------
+
+
+@RECORDERS.on("turn_started")
+def turn_started(state: FreundeState, e: pb.TurnStarted) -> FreundeState:
+    return changed(state, turn=Turn(seat=e.seat, round=e.round))
+
+
+RECORDERS.on("turn_ended")(unchanged)
+
+
+@RECORDERS.on("weather_rolled")
+def weather_rolled(state: FreundeState, e: pb.WeatherRolled) -> FreundeState:
+    weather = wire.weather_name(e.weather)
+    return changed(state, turn=changed(state.turn, weather=weather, weather_used=False))
+
+
+@RECORDERS.on("weather_chosen")
+def weather_chosen(state: FreundeState, e: pb.WeatherChosen) -> FreundeState:
+    weather = wire.weather_name(e.weather)
+    return changed(state, turn=changed(state.turn, weather=weather, weather_used=False))
+
+
+@RECORDERS.on("weather_skipped")
+def weather_skipped(state: FreundeState, e: pb.WeatherSkipped) -> FreundeState:
+    return changed(state, turn=changed(state.turn, weather_used=True))
+
+
+@RECORDERS.on("rain_fell")
+def rain_fell(state: FreundeState, e: pb.RainFell) -> FreundeState:
+    """The rain's plot grows in the BambooGrown events that follow."""
+    return changed(state, turn=changed(state.turn, weather_used=True))
+
+
+@RECORDERS.on("improvement_taken")
+def improvement_taken(state: FreundeState, e: pb.ImprovementTaken) -> FreundeState:
+    index = e.improvement - 1
+    held = _add(state.players[e.seat].improvements, index, 1)
+    bank = _add(state.supply.improvements, index, -1)
+    return changed(
+        state,
+        supply=changed(state.supply, improvements=bank),
+        turn=changed(state.turn, weather_used=True),
+        players=_player(state, e.seat, improvements=held),
+    )
+
+
+# -- Plots -----------------------------------------------------------------------------------
+
+
+@RECORDERS.on("plots_drawn")
+def plots_drawn(state: FreundeState, e: pb.PlotsDrawn) -> FreundeState:
+    drawn = tuple(e.tiles)
+    stack = tuple(t for t in state.plot_stack if t not in drawn)
+    return changed(state, plot_stack=stack, turn=_acting(state, "plot", drawn_plots=drawn))
+
+
+@RECORDERS.on("plot_placed")
+def plot_placed(state: FreundeState, e: pb.PlotPlaced) -> FreundeState:
+    """The other drawn plots went under the stack, in the order drawn."""
+    rest = _without(state.turn.drawn_plots, e.tile)
+    h = wire.hex_of(e.at)
+    garden = state.garden
+    return changed(
+        state,
+        garden=changed(garden, plots={**garden.plots, h: e.tile}, tiles=garden.tiles | {h}),
+        plot_stack=bury(state.plot_stack, rest),
+        turn=changed(state.turn, drawn_plots=()),
+    )
+
+
+@RECORDERS.on("plot_irrigated")
+def plot_irrigated(state: FreundeState, e: pb.PlotIrrigated) -> FreundeState:
+    h = wire.hex_of(e.at)
+    colour = TILES[state.garden.plots[h]].colour
+    irrigated = state.garden.irrigated | {(h, colour)}
+    return changed(state, garden=changed(state.garden, irrigated=irrigated))
+
+
+@RECORDERS.on("bamboo_grown")
+def bamboo_grown(state: FreundeState, e: pb.BambooGrown) -> FreundeState:
+    h = wire.hex_of(e.at)
+    bamboo = _put(state.garden.bamboo, h, state.garden.bamboo.get(h, 0) + e.sections)
+    supply = _add(state.supply.bamboo, e.colour - 1, -e.sections)
+    return changed(
+        state,
+        garden=changed(state.garden, bamboo=bamboo),
+        supply=changed(state.supply, bamboo=supply),
+    )
+
+
+# -- Irrigation ------------------------------------------------------------------------------
+
+
+@RECORDERS.on("irrigation_taken")
+def irrigation_taken(state: FreundeState, e: pb.IrrigationTaken) -> FreundeState:
+    held = state.players[e.seat].irrigation + 1
+    return changed(
+        state,
+        supply=changed(state.supply, irrigation=state.supply.irrigation - 1),
+        turn=_acting(state, "irrigation"),
+        players=_player(state, e.seat, irrigation=held),
+    )
+
+
+@RECORDERS.on("irrigation_placed")
+def irrigation_placed(state: FreundeState, e: pb.IrrigationPlaced) -> FreundeState:
+    a, b = wire.hex_of(e.a), wire.hex_of(e.b)
+    side = (a, b) if a <= b else (b, a)
+    held = state.players[e.seat].irrigation - 1
+    return changed(
+        state,
+        garden=changed(state.garden, channels=state.garden.channels | {side}),
+        players=_player(state, e.seat, irrigation=held),
+    )
+
+
+# -- The Gardener and the Panda --------------------------------------------------------------
+
+
+@RECORDERS.on("gardener_moved")
+def gardener_moved(state: FreundeState, e: pb.GardenerMoved) -> FreundeState:
+    return changed(
+        state,
+        garden=changed(state.garden, gardener=wire.hex_of(e.to)),
+        turn=_acting(state, "gardener"),
+    )
+
+
+@RECORDERS.on("panda_moved")
+def panda_moved(state: FreundeState, e: pb.PandaMoved) -> FreundeState:
+    """By the storm (the weather's effect) or as the Panda action."""
+    turn = changed(state.turn, weather_used=True) if e.by_storm else _acting(state, "panda")
+    return changed(state, garden=changed(state.garden, panda=wire.hex_of(e.to)), turn=turn)
+
+
+@RECORDERS.on("bamboo_eaten")
+def bamboo_eaten(state: FreundeState, e: pb.BambooEaten) -> FreundeState:
+    h = wire.hex_of(e.at)
+    bamboo = _put(state.garden.bamboo, h, state.garden.bamboo.get(h, 0) - 1)
+    eaten = _add(state.players[e.seat].bamboo, e.colour - 1, 1)
+    return changed(
+        state,
+        garden=changed(state.garden, bamboo=bamboo),
+        players=_player(state, e.seat, bamboo=eaten),
+    )
+
+
+# -- Improvements ----------------------------------------------------------------------------
+
+
+@RECORDERS.on("improvement_placed")
+def improvement_placed(state: FreundeState, e: pb.ImprovementPlaced) -> FreundeState:
+    chips = {**state.garden.chips, wire.hex_of(e.at): wire.improvement_name(e.improvement)}
+    held = _add(state.players[e.seat].improvements, e.improvement - 1, -1)
+    return changed(
+        state,
+        garden=changed(state.garden, chips=chips),
+        players=_player(state, e.seat, improvements=held),
+    )
+
+
+# -- Objectives ------------------------------------------------------------------------------
+
+
+@RECORDERS.on("objective_drawn")
+def objective_drawn(state: FreundeState, e: pb.ObjectiveDrawn) -> FreundeState:
+    decks = list(state.decks)
+    decks[e.kind - 1] = _without(decks[e.kind - 1], e.card)
+    hand = (*state.players[e.seat].hand, e.card)
+    return changed(
+        state,
+        decks=tuple(decks),
+        turn=_acting(state, "objective"),
+        players=_player(state, e.seat, hand=hand),
+    )
+
+
+@RECORDERS.on("objective_returned")
+def objective_returned(state: FreundeState, e: pb.ObjectiveReturned) -> FreundeState:
+    """The card went under its deck and the objective action it was drawn by is not used."""
+    index = e.kind - 1
+    decks = list(state.decks)
+    decks[index] = bury(decks[index], (e.card,))
+    actions = list(state.turn.actions)
+    del actions[len(actions) - 1 - actions[::-1].index("objective")]
+    returned = _add(state.turn.returned, index, 1)
+    hand = _without(state.players[e.seat].hand, e.card)
+    return changed(
+        state,
+        decks=tuple(decks),
+        turn=changed(state.turn, actions=tuple(actions), returned=returned),
+        players=_player(state, e.seat, hand=hand),
+    )
+
+
+@RECORDERS.on("objective_claimed")
+def objective_claimed(state: FreundeState, e: pb.ObjectiveClaimed) -> FreundeState:
+    """A panda objective's bamboo goes from the reserve back to the supply."""
+    given = (e.green_returned, e.yellow_returned, e.pink_returned)
+    player = state.players[e.seat]
+    back, have = state.supply.bamboo, player.bamboo
+    return changed(
+        state,
+        supply=changed(
+            state.supply, bamboo=(back[0] + given[0], back[1] + given[1], back[2] + given[2])
+        ),
+        players=_player(
+            state,
+            e.seat,
+            hand=_without(player.hand, e.card),
+            claimed=(*player.claimed, e.card),
+            points=_add(player.points, e.kind - 1, e.points),
+            bamboo=(have[0] - given[0], have[1] - given[1], have[2] - given[2]),
+        ),
+    )
+
+
+# -- Game end --------------------------------------------------------------------------------
+
+
+@RECORDERS.on("emperor_awarded")
+def emperor_awarded(state: FreundeState, e: pb.EmperorAwarded) -> FreundeState:
+    return changed(state, emperor=e.seat)
+
+
+@RECORDERS.on("game_ended")
+def game_ended(state: FreundeState, e: pb.GameEnded) -> FreundeState:
+    return changed(
+        state,
+        finished=True,
+        final_scores=tuple(e.scores),
+        winners=tuple(e.winners),
+        end_reason=e.reason,
+    )

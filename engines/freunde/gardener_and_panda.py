@@ -1,0 +1,138 @@
+"""The Gardener and the Panda, and their actions: straight-line moves, growing and eating.
+
+"Move the gardener any number of garden tiles in a straight line (can not jump over
+gaps) and then grow bamboo (and surrounding same color tiles)"; the panda moves the
+same way "and then eat a bamboo section". A stalk grows 1, or 2 on a fertilizer, up
+to 4; the panda never eats on an enclosure.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+
+from engines.core import hexgrid
+from engines.core.codes import Refusal
+from engines.core.hexgrid import Hex
+from engines.freunde import codes, wire
+from engines.freunde.actions import check_action, fits_in_turn
+from engines.freunde.content import TILES
+from engines.freunde.garden import bamboo_at, colour_at, improvement_at, tiles_present
+from engines.freunde.irrigation import grown_events
+from engines.freunde.state import FreundeState
+from proto import freunde_pb2 as pb
+
+__all__ = [
+    "gardener_growth",
+    "gardener_moves",
+    "gardener_reach",
+    "growth_sections",
+    "move_gardener",
+    "move_panda",
+    "panda_eats",
+    "panda_moves",
+    "panda_reach",
+]
+
+
+# Where a figure can go depends only on where it stands and where the tiles lie, which
+# changes far less often than legal commands are listed: remembered, keyed by both.
+
+
+@functools.lru_cache(maxsize=4096)
+def _reach(start: Hex, tiles: frozenset[Hex]) -> tuple[Hex, ...]:
+    return tuple(hexgrid.straight_moves(start, tiles))
+
+
+@functools.lru_cache(maxsize=4096)
+def _gardener_body(to: Hex) -> pb.MoveGardener:
+    return pb.MoveGardener(to=wire.hex_msg(to))
+
+
+@functools.lru_cache(maxsize=4096)
+def _panda_body(to: Hex) -> pb.MovePanda:
+    return pb.MovePanda(to=wire.hex_msg(to))
+
+
+def gardener_reach(state: FreundeState) -> tuple[Hex, ...]:
+    """Gardener: any number of tiles in a straight line, never over a gap."""
+    return _reach(state.garden.gardener, tiles_present(state))
+
+
+def panda_reach(state: FreundeState) -> tuple[Hex, ...]:
+    """Panda: any number of tiles in a straight line, never over a gap."""
+    return _reach(state.garden.panda, tiles_present(state))
+
+
+def growth_sections(state: FreundeState, h: Hex) -> int:
+    """A stalk grows 1, or 2 on a fertilizer (The Gardener and the Panda)."""
+    return 2 if improvement_at(state, h) == "fertilizer" else 1
+
+
+def gardener_growth(state: FreundeState, at: Hex) -> list[tuple[Hex, int]]:
+    """The plot reached and the adjacent plots of its colour, each only if irrigated."""
+    plots = state.garden.plots
+    tile = plots.get(at)
+    if tile is None:
+        return []
+    colour = TILES[tile].colour
+    targets = [at]
+    for n in hexgrid.neighbours(at):
+        near = plots.get(n)
+        if near is not None and TILES[near].colour == colour:
+            targets.append(n)
+    irrigated = state.garden.irrigated
+    return [(h, growth_sections(state, h)) for h in targets if (h, colour) in irrigated]
+
+
+def _destination(
+    state: FreundeState,
+    cmd: pb.MoveGardener | pb.MovePanda,
+    action: str,
+    reach: Callable[[FreundeState], tuple[Hex, ...]],
+    refusal: Refusal,
+) -> Hex:
+    """Where a straight-line move goes: the action must fit in the turn and reach it."""
+    check_action(state, action)
+    to = wire.required_hex(cmd, "to")
+    if to not in reach(state):
+        raise refusal()
+    return to
+
+
+def move_gardener(state: FreundeState, cmd: pb.MoveGardener, seat: int) -> list[pb.Event]:
+    """Available actions › Gardener: move, then grow bamboo there and around."""
+    to = _destination(state, cmd, "gardener", gardener_reach, codes.GARDENER_NOT_STRAIGHT_LINE)
+    moved = pb.Event(gardener_moved=pb.GardenerMoved(seat=seat, to=wire.hex_msg(to)))
+    return [moved, *grown_events(state, gardener_growth(state, to))]
+
+
+def gardener_moves(state: FreundeState, seat: int) -> tuple[pb.MoveGardener, ...]:
+    """Every gardener move (shared bodies: the kit copies each into the command it lists)."""
+    if not fits_in_turn(state, "gardener"):
+        return ()
+    return tuple(map(_gardener_body, gardener_reach(state)))
+
+
+def panda_eats(state: FreundeState, seat: int, at: Hex) -> list[pb.Event]:
+    """The panda eats one section where he stops, except on an enclosure."""
+    if bamboo_at(state, at) == 0 or improvement_at(state, at) == "enclosure":
+        return []
+    eaten = pb.BambooEaten(
+        seat=seat, at=wire.hex_msg(at), colour=wire.colour_code(colour_at(state, at))
+    )
+    return [pb.Event(bamboo_eaten=eaten)]
+
+
+def move_panda(state: FreundeState, cmd: pb.MovePanda, seat: int) -> list[pb.Event]:
+    """Available actions › Panda: move, then eat a section into one's reserve."""
+    to = _destination(state, cmd, "panda", panda_reach, codes.PANDA_NOT_STRAIGHT_LINE)
+    moved = pb.Event(panda_moved=pb.PandaMoved(seat=seat, to=wire.hex_msg(to)))
+    return [moved, *panda_eats(state, seat, to)]
+
+
+def panda_moves(state: FreundeState, seat: int) -> tuple[pb.MovePanda, ...]:
+    """Every panda move (shared bodies: the kit copies each into the command it lists)."""
+    if not fits_in_turn(state, "panda"):
+        return ()
+    return tuple(map(_panda_body, panda_reach(state)))

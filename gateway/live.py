@@ -1,0 +1,217 @@
+"""Live tables: one reader per shard in each gateway process, fanned out to every subscriber.
+
+A Server-Sent Events subscriber needs to know when its table has a new event. Asking Redis
+once per subscriber (a blocking read each, on a pooled connection) lets a thousand idle
+streams exhaust the pool. Instead each gateway process runs one reader per shard that has
+subscribers: it follows the shard feed ``bw:{s<n>}:feed`` (every event of the shard, in
+append order) with blocking ``XREAD`` on a client of its own, and wakes the subscribers of
+each table it sees. The subscribers then fetch their own redacted events, and those of the
+same viewer at the same version share one fetch (:class:`SharedCalls`).
+
+Nothing can be missed: a reader is *armed* (it knows the feed's last entry) before its
+first subscriber reads the table, and every entry after that is dispatched. When the
+reader loses Redis it re-arms and wakes everyone in its shard, so they read again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import structlog
+from redis.exceptions import RedisError
+
+from services.eventstore import ShardKeys, shard_of
+
+__all__ = ["LiveTables", "SharedCalls", "StreamSlots", "TableWatch"]
+
+log = structlog.get_logger("gateway.live")
+
+T = TypeVar("T")
+
+# Entries one XREAD takes from a busy feed.
+_BATCH = 500
+# Pause before a reader that lost Redis tries again.
+_RETRY_S = 0.5
+
+
+@dataclass(eq=False)
+class TableWatch:
+    """What one table's subscribers wait on: the newest version the reader has seen."""
+
+    head: int = 0
+    subscribers: int = 0
+    _changed: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def notify(self, version: int | None) -> None:
+        """A new event (``version``), or ``None``: something may have been missed."""
+        if version is not None:
+            self.head = max(self.head, version)
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    async def wait_past(self, version: int) -> None:
+        """Return once an event after ``version`` exists, or once the reader asks every
+        subscriber to look again (it lost Redis for a while)."""
+        if self.head > version:
+            return
+        await self._changed.wait()
+
+
+class _ShardReader:
+    """Follows one shard feed and wakes the watches of its tables."""
+
+    def __init__(self, redis: Any, shard: int, block_ms: int) -> None:
+        self.redis = redis
+        self.feed = ShardKeys(shard).feed
+        self.block_ms = block_ms
+        self.tables: dict[str, TableWatch] = {}
+        self.armed = asyncio.Event()
+        self._last = "0-0"
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name=f"live:{self.feed}")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _arm(self) -> None:
+        newest = await self.redis.xrevrange(self.feed, count=1)
+        self._last = _text(newest[0][0]) if newest else "0-0"
+        self.armed.set()
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                if not self.armed.is_set():
+                    await self._arm()
+                await self._read_once()
+            except (RedisError, OSError) as trouble:
+                log.warning("live.reader_failed", feed=self.feed, error=str(trouble))
+                self.armed.clear()
+                # Whatever happened while Redis was away, the subscribers read it again.
+                for watch in self.tables.values():
+                    watch.notify(None)
+                await asyncio.sleep(_RETRY_S)
+
+    async def _read_once(self) -> None:
+        reply = await self.redis.xread({self.feed: self._last}, count=_BATCH, block=self.block_ms)
+        for _, entries in reply or ():
+            for entry_id, fields in entries:
+                self._last = _text(entry_id)
+                watch = self.tables.get(_text(fields.get(b"table", b"")))
+                if watch is not None:
+                    watch.notify(int(fields[b"v"]))
+
+
+class LiveTables:
+    """Every table some subscriber of this process follows, one reader per shard."""
+
+    def __init__(self, redis: Any, shards: int, block_ms: int) -> None:
+        self.redis = redis
+        self.shards = shards
+        self.block_ms = block_ms
+        self._readers: dict[int, _ShardReader] = {}
+
+    @contextlib.asynccontextmanager
+    async def watch(self, table_id: str) -> AsyncIterator[TableWatch]:
+        """Follow ``table_id`` for the block; the reader is armed when the block starts,
+        so an event appended after that always wakes the watch."""
+        shard = shard_of(table_id, self.shards)
+        reader = self._readers.get(shard)
+        if reader is None:
+            reader = self._readers[shard] = _ShardReader(self.redis, shard, self.block_ms)
+            reader.start()
+        watch = reader.tables.get(table_id)
+        if watch is None:
+            watch = reader.tables[table_id] = TableWatch()
+        watch.subscribers += 1
+        try:
+            await reader.armed.wait()
+            yield watch
+        finally:
+            watch.subscribers -= 1
+            if watch.subscribers == 0:
+                del reader.tables[table_id]
+            if not reader.tables and self._readers.get(shard) is reader:
+                del self._readers[shard]
+                await reader.stop()
+
+    def counts(self) -> tuple[int, int, int]:
+        """(shard readers running, tables followed, subscribers)."""
+        watches = [w for r in self._readers.values() for w in r.tables.values()]
+        return len(self._readers), len(watches), sum(w.subscribers for w in watches)
+
+    async def close(self) -> None:
+        readers = list(self._readers.values())
+        self._readers.clear()
+        for reader in readers:
+            await reader.stop()
+
+
+class StreamSlots:
+    """How many streams this process holds open, in all and per client address: one client
+    must not be able to take every file descriptor of the gateway."""
+
+    def __init__(self, per_address: int, total: int) -> None:
+        self.per_address = per_address
+        self.total = total
+        self._open: dict[str, int] = {}
+        self._count = 0
+
+    def take(self, address: str) -> str | None:
+        """Take a slot for ``address``; ``None`` on success, else which bound is reached
+        (``"address"`` or ``"total"``)."""
+        if self._count >= self.total:
+            return "total"
+        if self._open.get(address, 0) >= self.per_address:
+            return "address"
+        self._open[address] = self._open.get(address, 0) + 1
+        self._count += 1
+        return None
+
+    @property
+    def open(self) -> int:
+        return self._count
+
+    def give_back(self, address: str) -> None:
+        left = self._open[address] - 1
+        if left:
+            self._open[address] = left
+        else:
+            del self._open[address]
+        self._count -= 1
+
+
+class SharedCalls:
+    """Calls with the same key that overlap in time run once and share the result, so
+    thousands of subscribers woken by one event make one fetch per viewer."""
+
+    def __init__(self) -> None:
+        self._running: dict[Hashable, asyncio.Future[Any]] = {}
+
+    async def run(self, key: Hashable, call: Callable[[], Awaitable[T]]) -> T:
+        running = self._running.get(key)
+        if running is None:
+            running = asyncio.ensure_future(call())
+            self._running[key] = running
+            running.add_done_callback(lambda done: self._finished(key, done))
+        # shield: one subscriber leaving must not cancel the fetch the others wait for.
+        result: T = await asyncio.shield(running)
+        return result
+
+    def _finished(self, key: Hashable, done: asyncio.Future[Any]) -> None:
+        self._running.pop(key, None)
+        if not done.cancelled():
+            done.exception()  # retrieved here, so a failure nobody awaited is not logged
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)

@@ -1,0 +1,242 @@
+"""The lobby: which tables there are, by game and status, a page at a time.
+
+The projector keeps it (:meth:`Lobby.record` whenever a table's status changes); the
+gateway reads it (:meth:`Lobby.page`). A page costs one range read per game asked for
+and one hash read for the entries shown, however many tables there are.
+
+Keys, per game; they share the hash tag ``{<game>}``, so one script moves a table
+between indexes atomically even on Redis Cluster:
+
+``bw:lobby:{<game>}:tables``          hash: table id -> its status JSON (the entry shown)
+``bw:lobby:{<game>}:index:<name>``    sorted set: the tables of one filter (see below)
+``bw:lobby:{<game>}:expiry``          sorted set: finished tables, scored by when their
+                                      entry leaves the lobby (ms since the epoch)
+
+Every index member is ``<created_ms, 16 digits>:<table_id>`` with score 0, so each index
+is ordered by creation time (then id) and paged with ``ZREVRANGEBYLEX`` from a cursor,
+the last member shown: newest first, stable while tables are created or finish (a
+table's member is the same in every index and never changes).
+
+Filters are indexes. :func:`indexes_of` says which indexes a status belongs to: today
+``all`` and ``active`` or ``finished``. A new filter (open seats, invite-only) is a new
+name there, computed from the status document, plus its query name in
+:data:`FILTERS`; the projector keeps it from then on and ``--rebuild`` fills it for the
+tables that exist. Listing never reads a table that is not on the page.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from services.eventstore import LobbyKeys
+
+__all__ = [
+    "FILTERS",
+    "INDEXES",
+    "Lobby",
+    "LobbyEntry",
+    "LobbyPage",
+    "decode_cursor",
+    "encode_cursor",
+    "entries_key",
+    "indexes_of",
+    "member_of",
+]
+
+# Every index a status can be in, in the order the scripts receive their keys.
+INDEXES: tuple[str, ...] = ("all", "active", "finished")
+# Query value of the status filter -> the index that answers it (None: no filter).
+FILTERS: Mapping[str | None, str] = {None: "all", "active": "active", "finished": "finished"}
+
+_MEMBER = re.compile(r"^\d{16}:[A-Za-z0-9_-]{1,64}$")
+
+# Write a table's entry if it is newer than the stored one, and move it between indexes.
+_RECORD = """
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+if current then
+  local ok, status = pcall(cjson.decode, current)
+  if ok and tonumber(status['version'] or 0) >= tonumber(ARGV[2]) then
+    return 0
+  end
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+for i = 3, #KEYS do
+  redis.call('ZREM', KEYS[i], ARGV[4])
+end
+for i = 6, #ARGV do
+  redis.call('ZADD', KEYS[3 + tonumber(ARGV[i])], 0, ARGV[4])
+end
+if tonumber(ARGV[5]) > 0 then
+  redis.call('ZADD', KEYS[2], ARGV[5], ARGV[4])
+else
+  redis.call('ZREM', KEYS[2], ARGV[4])
+end
+return 1
+"""
+
+# Remove the entries whose time is up; returns their members.
+_SWEEP = """
+local gone = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[1], 'LIMIT', 0, ARGV[2])
+for _, member in ipairs(gone) do
+  for i = 3, #KEYS do
+    redis.call('ZREM', KEYS[i], member)
+  end
+  redis.call('HDEL', KEYS[1], string.match(member, ':(.*)$'))
+  redis.call('ZREM', KEYS[2], member)
+end
+return gone
+"""
+
+
+def entries_key(game: str) -> str:
+    """The hash of ``game``'s listed tables: table id -> status JSON."""
+    return LobbyKeys(game).entries
+
+
+def _script_keys(game: str) -> list[str]:
+    """The keys the scripts take: entries, expiry, then every index in INDEXES order."""
+    keys = LobbyKeys(game)
+    return [keys.entries, keys.expiry, *(keys.index(name) for name in INDEXES)]
+
+
+def indexes_of(status: Mapping[str, Any]) -> tuple[str, ...]:
+    """The indexes a table with this status document is listed in."""
+    return ("all", "finished" if status.get("finished") else "active")
+
+
+def member_of(status: Mapping[str, Any]) -> str:
+    """The table's member in every index: creation time, then id."""
+    return f"{int(status['created_ms']):016d}:{status['table_id']}"
+
+
+def encode_cursor(member: str) -> str:
+    """The cursor a client passes back for the page after ``member``."""
+    return base64.urlsafe_b64encode(member.encode()).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str) -> str:
+    """The member a cursor stands for; ValueError when it is not one of ours."""
+    try:
+        member = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        raise ValueError("not a lobby cursor") from None
+    if not _MEMBER.match(member):
+        raise ValueError("not a lobby cursor")
+    return member
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyEntry:
+    """One listed table: its game and its status document."""
+
+    table_id: str
+    game: str
+    status: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyPage:
+    """One page, newest first; ``next_cursor`` is None on the last page."""
+
+    entries: tuple[LobbyEntry, ...]
+    next_cursor: str | None
+
+
+class Lobby:
+    """The lobby indexes on one Redis (plain or cluster)."""
+
+    def __init__(self, redis: Any) -> None:
+        self.redis = redis
+        self._record = redis.register_script(_RECORD)
+        self._sweep = redis.register_script(_SWEEP)
+
+    async def record(self, game: str, status_json: str, *, expire_at_ms: int | None = None) -> bool:
+        """List the table as ``status_json`` says, unless a newer version is listed.
+
+        ``expire_at_ms``: when the entry leaves the lobby (finished tables); None keeps it.
+        """
+        status = json.loads(status_json)
+        positions = [str(INDEXES.index(name)) for name in indexes_of(status)]
+        written = await self._record(
+            keys=_script_keys(game),
+            args=[
+                status["table_id"],
+                int(status["version"]),
+                status_json,
+                member_of(status),
+                expire_at_ms or 0,
+                *positions,
+            ],
+        )
+        return bool(written)
+
+    async def sweep(self, game: str, now_ms: int, limit: int = 1000) -> list[str]:
+        """Take out of the lobby the entries whose time is up; returns their table ids."""
+        gone = await self._sweep(
+            keys=_script_keys(game),
+            args=[now_ms, limit],
+        )
+        return [_text(member).split(":", 1)[1] for member in gone]
+
+    async def drop(self, game: str) -> int:
+        """Delete every lobby key of ``game`` (a rebuild starts from nothing)."""
+        deleted = 0
+        for key in _script_keys(game):
+            deleted += int(await self.redis.delete(key))
+        return deleted
+
+    async def page(
+        self,
+        games: Sequence[str],
+        status: str | None = None,
+        limit: int = 100,
+        cursor: str | None = None,
+    ) -> LobbyPage:
+        """Tables of ``games`` matching ``status``, newest first, after ``cursor``.
+
+        Raises ValueError for a cursor that is not one of ours or a status no index
+        answers.
+        """
+        if status not in FILTERS:
+            raise ValueError(f"no lobby filter {status!r}")
+        index = FILTERS[status]
+        upper = "(" + decode_cursor(cursor) if cursor else "+"
+        found: list[tuple[str, str]] = []
+        for game in games:
+            members = await self.redis.zrevrangebylex(
+                LobbyKeys(game).index(index), upper, "-", start=0, num=limit + 1
+            )
+            found += [(_text(member), game) for member in members]
+        found.sort(reverse=True)
+        shown, more = found[:limit], len(found) > limit
+        entries = await self._entries(shown)
+        next_cursor = encode_cursor(shown[-1][0]) if more and shown else None
+        return LobbyPage(tuple(entries), next_cursor)
+
+    async def _entries(self, shown: Sequence[tuple[str, str]]) -> list[LobbyEntry]:
+        ids_by_game: dict[str, list[str]] = {}
+        for member, game in shown:
+            ids_by_game.setdefault(game, []).append(member.split(":", 1)[1])
+        docs: dict[tuple[str, str], Any] = {}
+        for game, ids in ids_by_game.items():
+            values = await self.redis.hmget(entries_key(game), ids)
+            docs.update({(game, table_id): v for table_id, v in zip(ids, values, strict=True)})
+        entries: list[LobbyEntry] = []
+        for member, game in shown:
+            table_id = member.split(":", 1)[1]
+            raw = docs.get((game, table_id))
+            if raw is None:
+                # Swept between the two reads: it has just left the lobby.
+                continue
+            entries.append(LobbyEntry(table_id, game, json.loads(_text(raw))))
+        return entries
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)

@@ -1,0 +1,91 @@
+"""The gateway under a Redis that restarts or stalls: reads go on at once after a restart,
+and a paused Redis is reported by /readyz within its ready timeout."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+from gateway.client import BotTable, GatewayClient
+from services.redis_server import RedisServer, RedisServerError
+from tests.e2e.stack import Stack
+
+pytestmark = [pytest.mark.e2e]
+
+
+@dataclass
+class Restartable:
+    stack: Stack
+    server: RedisServer
+    data_dir: Path
+    table_id: str
+    version: int
+
+
+@pytest.fixture(scope="module")
+def restartable(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Restartable]:
+    """A stack on a private Redis whose AOF survives a restart on the same port."""
+    data_dir = tmp_path_factory.mktemp("redis-restart")
+    try:
+        server = RedisServer(data_dir=data_dir).start()
+    except RedisServerError as error:
+        pytest.skip(f"no Redis available: {error}")
+    try:
+        with Stack(server.url) as stack:
+
+            async def setup() -> tuple[str, int]:
+                async with GatewayClient(stack.url) as client:
+                    table = await BotTable.open(client, "freunde", 2, bot_seed=4)
+                    for _ in range(4):
+                        await table.step()
+                    await client.view(table.table_id, min_version=table.version)
+                    return table.table_id, table.version
+
+            table_id, version = asyncio.run(setup())
+            yield Restartable(stack, server, data_dir, table_id, version)
+    finally:
+        server.stop()
+
+
+async def _views(url: str, table_id: str, count: int) -> list[int]:
+    async with httpx.AsyncClient(base_url=url, timeout=30.0) as http:
+        replies = await asyncio.gather(*(http.get(f"/v1/tables/{table_id}") for _ in range(count)))
+    return [reply.status_code for reply in replies]
+
+
+def test_reads_succeed_right_after_redis_restarts(restartable: Restartable) -> None:
+    """Many pooled connections, then Redis restarts under the running gateway: the very
+    next reads, however many at once, all succeed (stale connections are reopened)."""
+    stack, table_id = restartable.stack, restartable.table_id
+    assert asyncio.run(_views(stack.url, table_id, 60)) == [200] * 60
+    port = restartable.server.port
+    restartable.server.stop()
+    restartable.server = RedisServer(data_dir=restartable.data_dir, port=port).start()
+    statuses = asyncio.run(_views(stack.url, table_id, 60))
+    assert statuses == [200] * 60, statuses
+    with httpx.Client(base_url=stack.url) as http:
+        view = http.get(f"/v1/tables/{table_id}").json()
+    assert view["version"] == restartable.version
+
+
+def test_a_paused_redis_makes_readyz_fail_within_its_timeout(restartable: Restartable) -> None:
+    """SIGSTOP: Redis accepts connections and never answers. /readyz says so from its own
+    one-second timeout (not the client's five), and is ready again once Redis resumes."""
+    stack = restartable.stack
+    with httpx.Client(base_url=stack.url, timeout=30.0) as http:
+        assert http.get("/readyz").status_code == 200
+        os.kill(restartable.server.pid, signal.SIGSTOP)
+        try:
+            paused = http.get("/readyz")
+        finally:
+            os.kill(restartable.server.pid, signal.SIGCONT)
+        assert paused.status_code == 503
+        assert paused.json()["checks"]["redis"] == "no answer within the ready timeout"
+        assert http.get("/readyz").status_code == 200
