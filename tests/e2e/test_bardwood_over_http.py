@@ -3,9 +3,7 @@
 draws stay its own over the views, legal commands, paged events and the SSE stream.
 
 Bardwood's own greedy bots play the whole games (uniformly random bots take about twice
-as many commands); the driver keeps an exact mirror of the table from its seed, as the
-gateway client's bot tables do, and checks now and then that what it sends is among the
-legal commands the gateway lists.
+as many commands), through the gateway client's bot tables.
 """
 
 from __future__ import annotations
@@ -19,10 +17,8 @@ import pytest
 
 from engines.bardwood.engine import ENGINE
 from engines.core.canonical import message_bytes
-from engines.core.contract import TableConfig
 from engines.core.messages import to_json
-from engines.core.play import Table
-from gateway.client import BotTable, GatewayClient
+from gateway.client import BotTable, GatewayClient, PlayedTable, play_table
 from tests.e2e.helpers import (
     all_events,
     finished_and_audited,
@@ -41,45 +37,6 @@ SEED = bytes.fromhex("b4" * 32)
 SHORT = {"short_game": True}
 
 
-class Played:
-    """A table the greedy bots played to the end over HTTP."""
-
-    def __init__(self, created: dict[str, Any], mirror: Table) -> None:
-        self.table_id: str = created["table_id"]
-        self.tokens: list[str] = created["tokens"]
-        self.seed_commitment: str = created["seed_commitment"]
-        self.mirror = mirror
-        self.version: int = created["version"]
-        self.status: dict[str, Any] = {}
-
-
-async def _play_greedy(client: GatewayClient, seats: int, options: dict[str, Any]) -> Played:
-    """Greedy bots at every seat; every command goes over HTTP with its seat's token."""
-    created = await client.create_table("bardwood", seats, options=options, seed=SEED)
-    mirror = Table.create(ENGINE, TableConfig(created["table_id"], seats, options), SEED)
-    played = Played(created, mirror)
-    assert played.version == mirror.version
-    bots = [ENGINE.bots["greedy"](seat) for seat in range(seats)]
-    sent = 0
-    while not ENGINE.outcome(mirror.state).finished:
-        seat = ENGINE.outcome(mirror.state).to_act[0]
-        command = bots[seat].choose(ENGINE, mirror.state, seat)
-        body = to_json(command)
-        if sent % 20 == 0:
-            listed = await client.legal_commands(played.table_id, played.tokens[seat])
-            assert body in listed["commands"]
-        command_id = f"{played.table_id}.{sent}"
-        reply = await client.command(
-            played.table_id, played.tokens[seat], command_id, body, played.version
-        )
-        mirror.execute(seat, command)
-        played.version = reply["version"]
-        sent += 1
-        assert mirror.version in (played.version, played.version - 1)
-    played.status = (await client.view(played.table_id, min_version=played.version))["status"]
-    return played
-
-
 @pytest.mark.parametrize("seats", [2, 3, 4])
 def test_greedy_bots_finish_bardwood_that_audits_replays_and_verifies_offline(
     bardwood_stack: Stack, seats: int, tmp_path: Path
@@ -87,11 +44,13 @@ def test_greedy_bots_finish_bardwood_that_audits_replays_and_verifies_offline(
     """A whole game over HTTP; audit passes (chain and re-execution), ``/replay?at=N`` is
     the fold of the exported log, and the CLI verifies the export offline."""
 
-    async def scenario() -> tuple[Played, dict[str, Any], str, list[dict[str, Any]]]:
+    async def scenario() -> tuple[PlayedTable, dict[str, Any], str, list[dict[str, Any]]]:
         async with GatewayClient(bardwood_stack.url) as client:
             games = (await client.http.get("/v1/games")).json()
             assert "bardwood" in json.dumps(games)
-            played = await _play_greedy(client, seats, SHORT)
+            played = await play_table(
+                client, "bardwood", seats, "greedy", bot_seed=seats, options=SHORT, seed=SEED
+            )
             audit = await client.audit(played.table_id)
             exported = await client.export(played.table_id)
             head = played.version
