@@ -154,6 +154,16 @@ def _validation_details(exc: RequestValidationError) -> dict[str, Any]:
     return {"errors": errors}
 
 
+def _allowed(request: Request) -> str:
+    """Every method some route of this path takes (several routes may share a path)."""
+    methods: set[str] = set()
+    for route in request.app.routes:
+        regex = getattr(route, "path_regex", None)
+        if regex is not None and regex.match(request.url.path):
+            methods |= set(getattr(route, "methods", None) or ())
+    return ", ".join(sorted(methods))
+
+
 def install_error_handlers(app: FastAPI) -> None:
     """Map every failure to ``{code, message, details}`` with a fitting status."""
 
@@ -166,7 +176,7 @@ def install_error_handlers(app: FastAPI) -> None:
         return _json(422, "request.invalid", "The request is not valid.", _validation_details(exc))
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         if exc.status_code == 404:
             return _json(404, "route.not_found", "No such endpoint.")
         if exc.status_code == 405:
@@ -175,7 +185,7 @@ def install_error_handlers(app: FastAPI) -> None:
                 405,
                 "method.not_allowed",
                 "That method is not allowed here.",
-                headers=dict(exc.headers or {}),
+                headers={"Allow": _allowed(request)},
             )
         if exc.status_code == 413:
             return _json(413, "request.too_large", str(exc.detail))

@@ -55,7 +55,7 @@ class Caller:
 
 
 async def caller_of(request: Request, apps: AppRegistry) -> Caller:
-    """The caller of ``request``; 400 ``auth.ambiguous``, 403 ``app.invalid`` or 422
+    """The caller of ``request``; 403 ``auth.ambiguous`` or ``app.invalid``, or 422
     ``user.invalid`` for credentials that cannot be taken as they are."""
     token = bearer_token(request.headers.get("authorization"))
     key = request.headers.get(APP_KEY_HEADER)
@@ -70,7 +70,7 @@ async def caller_of(request: Request, apps: AppRegistry) -> Caller:
         return Caller(token=token)
     if token is not None:
         raise ApiError(
-            400,
+            403,
             "auth.ambiguous",
             f"Send a seat token or {APP_KEY_HEADER}, not both.",
         )

@@ -53,6 +53,7 @@ bearer_scheme = HTTPBearer(
 )
 app_key_scheme = APIKeyHeader(
     name="X-App-Key",
+    scheme_name="AppKey",
     auto_error=False,
     description="An app's API key; with `X-App-User` the app acts for that user.",
 )

@@ -276,7 +276,7 @@ class LobbyOut(BaseModel):
                     },
                 }
             ],
-            "next_cursor": "MDAwMTc2NDQ4MzYwMDAwMDo1ZjBjOGUyYTliN2Q0YzFlM2E2ZjhiMjA",
+            "next_cursor": f"0001764483600000:{_TABLE}",
         }
     )
 

@@ -28,7 +28,7 @@ router = APIRouter(prefix="/v1", tags=["players"])
 SCANNED = 200
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
-    code: {"model": ErrorOut} for code in (400, 401, 403, 422, 429, 503)
+    code: {"model": ErrorOut} for code in (401, 403, 422, 429, 503)
 }
 
 

@@ -34,12 +34,11 @@ __all__ = ["router"]
 router = APIRouter(prefix="/v1", tags=["seats"], route_class=JsonRoute)
 
 _ERRORS: dict[int | str, dict[str, Any]] = {
-    400: {"model": ErrorOut, "description": "`auth.ambiguous`: a seat token and an app key"},
     401: {"model": ErrorOut, "description": "`auth.missing`: this needs a seat or an app's user"},
     403: {
         "model": ErrorOut,
-        "description": "`auth.invalid`, `app.invalid`, `invite.invalid`, `seat.not_yours`,"
-        " `host.only`",
+        "description": "`auth.invalid`, `app.invalid`, `auth.ambiguous`, `invite.invalid`,"
+        " `seat.not_yours`, `host.only`",
     },
     404: {"model": ErrorOut, "description": "`table.not_found`, `seat.not_found`"},
     409: {

@@ -7,7 +7,7 @@ import json
 from typing import Annotated, Any
 
 import structlog
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
 
 from engines.core.canonical import canonical_json
 from engines.core.contract import GameInfo
@@ -15,7 +15,7 @@ from engines.core.game import MoveWords, menus
 from engines.core.options import OptionError, resolve_options
 from gateway import seating
 from gateway.api.bodies import JsonRoute
-from gateway.api.deps import GatewayDep, SeatedDep, TableAtDep, TableCaller
+from gateway.api.deps import GatewayDep, SeatedDep, TableAtDep, TableCaller, app_key_scheme
 from gateway.api.reads import view_for
 from gateway.errors import ApiError
 from gateway.identity import caller_of
@@ -32,6 +32,7 @@ from gateway.schemas.responses import (
     TableView,
 )
 from proto import engine_pb2
+from services.projector.lobby import CURSOR_PATTERN
 from services.seating import OPEN
 
 __all__ = ["router"]
@@ -85,7 +86,12 @@ def checked_seed(seed: str | None) -> bytes:
         " (`X-App-User`) or for nobody in particular."
     ),
 )
-async def create_table(body: TableCreate, gateway: GatewayDep, request: Request) -> TableCreated:
+async def create_table(
+    body: TableCreate,
+    gateway: GatewayDep,
+    request: Request,
+    _app_scheme: Annotated[str | None, Depends(app_key_scheme)],
+) -> TableCreated:
     backend = gateway.backends.get(body.game)
     info = backend.engine.info
     if not info.min_seats <= body.seats <= info.max_seats:
@@ -161,7 +167,11 @@ async def lobby(
     limit: Annotated[int, Query(ge=1, le=1000, description="Tables per page.")] = 100,
     cursor: Annotated[
         str | None,
-        Query(max_length=200, description="The next_cursor of the previous page."),
+        Query(
+            pattern=CURSOR_PATTERN,
+            description="The next_cursor of the previous page (a position: creation time,"
+            " then table id).",
+        ),
     ] = None,
 ) -> LobbyOut:
     games = [gateway.backends.get(game).game] if game else gateway.backends.names()
