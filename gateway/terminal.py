@@ -72,6 +72,11 @@ def moves_text(legal: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _say(console: Console, text: str) -> None:
+    """Plain text: a board's brackets are not markup, its numbers not highlighted."""
+    console.print(text, markup=False, highlight=False)
+
+
 async def _chosen(read_line: ReadLine, count: int, console: Console) -> int | None:
     """The move's position (from 0); ``None`` when the player quits."""
     while True:
@@ -81,7 +86,7 @@ async def _chosen(read_line: ReadLine, count: int, console: Console) -> int | No
         text = answer.strip()
         if text.isdigit() and 1 <= int(text) <= count:
             return int(text) - 1
-        console.print(f"Type a number from 1 to {count}, or q.")
+        _say(console, f"Type a number from 1 to {count}, or q.")
 
 
 async def _wait_for_start(
@@ -89,7 +94,7 @@ async def _wait_for_start(
 ) -> dict[str, Any]:
     table = await client.view(table_id, token)
     if table.get("state") == "open":
-        console.print("Waiting for the other players to take their seats...")
+        _say(console, "Waiting for the other players to take their seats...")
     while table.get("state") == "open":
         await asyncio.sleep(_WAIT_S)
         table = await client.view(table_id, token)
@@ -109,7 +114,7 @@ async def _follow(
             event = json.loads(message.data)
             after = int(event["version"])
             if event.get("text"):
-                console.print(f"  {event['text']}")
+                _say(console, f"  {event['text']}")
             status = (await client.view(table_id, token, min_version=after))["status"]
             if status.get("finished") or seat in (status.get("to_act") or []):
                 return after
@@ -129,17 +134,17 @@ async def play_seat(
         table = await client.view(table_id, token, min_version=table["version"])
         status = table["status"]
         if status.get("finished"):
-            console.print(board_text(table))
+            _say(console, board_text(table))
             return dict(status)
         if seat not in (status.get("to_act") or []):
             waiting = ", ".join(f"seat {s}" for s in status.get("to_act") or [])
-            console.print(f"Waiting for {waiting}...")
+            _say(console, f"Waiting for {waiting}...")
             reached = await _follow(client, table_id, token, seat, table["version"], console)
             table = {**table, "version": reached}
             continue
-        console.print(board_text(table))
+        _say(console, board_text(table))
         legal = await client.legal_commands(table_id, token)
-        console.print(moves_text(legal))
+        _say(console, moves_text(legal))
         chosen = await _chosen(read_line, len(legal["moves"]), console)
         if chosen is None:
             return None
@@ -149,9 +154,9 @@ async def play_seat(
                 table_id, token, f"cli-{secrets.token_hex(8)}", move["command"], legal["version"]
             )
         except ApiFailure as refused:
-            console.print(f"Refused: {refused.message}")
+            _say(console, f"Refused: {refused.message}")
             continue
         for event in result["events"]:
             if event.get("text"):
-                console.print(f"  {event['text']}")
+                _say(console, f"  {event['text']}")
         table = {**table, "version": result["version"]}
