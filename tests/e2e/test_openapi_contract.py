@@ -18,9 +18,9 @@ from tests.e2e.stack import ROOT, Stack
 
 pytestmark = [pytest.mark.e2e]
 
-# Bounded so the suite stays quick: a few examples per operation and phase (about a minute).
+# Bounded so the suite stays quick: two examples per operation and phase.
 # `schemathesis run URL/openapi.json --checks all` from the repository runs the full budget.
-MAX_EXAMPLES = "4"
+MAX_EXAMPLES = "2"
 
 
 @pytest.fixture(scope="module")

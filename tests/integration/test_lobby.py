@@ -104,4 +104,4 @@ async def test_a_cursor_that_did_not_come_from_the_lobby_is_refused(store: Event
         with pytest.raises(ValueError):
             await lobby.page(["freunde"], None, 10, cursor)
     with pytest.raises(ValueError):
-        await lobby.page(["freunde"], "open", 10)
+        await lobby.page(["freunde"], "waiting", 10)
