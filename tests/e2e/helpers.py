@@ -74,7 +74,9 @@ async def stream_until(
     return got
 
 
-def run_cli(url: str, *args: str) -> subprocess.CompletedProcess[str]:
+def run_cli(
+    url: str, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     """``boardwright ARGS`` against the gateway at ``url``, as a user would run it."""
     return subprocess.run(
         [sys.executable, "-m", "gateway.cli", *args],
@@ -82,7 +84,7 @@ def run_cli(url: str, *args: str) -> subprocess.CompletedProcess[str]:
         capture_output=True,
         text=True,
         timeout=300,
-        env={"BW_URL": url, "COLUMNS": "200", "PATH": "/usr/bin:/bin"},
+        env=env or {"BW_URL": url, "COLUMNS": "200", "PATH": "/usr/bin:/bin"},
     )
 
 
