@@ -4,21 +4,19 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
 
 import structlog
 from fastapi import FastAPI
-from fastapi.openapi.utils import get_openapi
+from fastapi_offline import FastAPIOffline
 
-import engines
 from gateway.api.deps import Gateway
 from gateway.api.main import api_router, ops_router
-from gateway.api.routes.games import example_command
 from gateway.engines import GameBackends
 from gateway.errors import install_error_handlers
 from gateway.live import LiveTables, SharedCalls, StreamSlots
 from gateway.metrics import GatewayMetrics
 from gateway.middleware import BodyLimit, RateLimit, RequestLog
+from gateway.openapi import install_openapi
 from gateway.ratelimits import RateLimits
 from gateway.settings import Settings
 from gateway.store import ReadStore
@@ -27,8 +25,6 @@ from services.eventstore import connect, is_cluster
 __all__ = ["create_app"]
 
 log = structlog.get_logger("gateway")
-
-_COMMANDS_PATH = "/v1/tables/{table_id}/commands"
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -68,7 +64,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await backends.close()
             await store.close()
 
-    app = FastAPI(
+    # /docs and /redoc load their scripts from the gateway itself, not from a CDN.
+    app = FastAPIOffline(
         title="Boardwright",
         version="1",
         summary="Event-sourced board games over HTTP: tables, commands, views, replays, audits.",
@@ -81,39 +78,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(RateLimit)
     app.add_middleware(RequestLog, metrics=metrics)
-    _install_command_examples(app, settings)
+    install_openapi(app, settings)
     return app
-
-
-def _install_command_examples(app: FastAPI, settings: Settings) -> None:
-    """Show one real command of each game (built from its ``Command`` message) in /docs."""
-
-    def openapi() -> dict[str, Any]:
-        if app.openapi_schema:
-            return app.openapi_schema
-        schema = get_openapi(
-            title=app.title, version=app.version, summary=app.summary, routes=app.routes
-        )
-        examples = {}
-        for game in settings.engine_addrs:
-            try:
-                engine = engines.get(game)
-            except engines.UnknownGame:
-                continue
-            command = example_command(game, engine)
-            if command is not None:
-                examples[game] = {
-                    "summary": f"A {engine.info.title} command",
-                    "value": {
-                        "command_id": f"{game}-0001",
-                        "expected_version": 1,
-                        "command": command,
-                    },
-                }
-        body = schema["paths"][_COMMANDS_PATH]["post"]["requestBody"]["content"]["application/json"]
-        if examples:
-            body["examples"] = examples
-        app.openapi_schema = schema
-        return schema
-
-    app.openapi = openapi  # type: ignore[method-assign]

@@ -2,20 +2,28 @@
 
     boardwright games
     boardwright create freunde --seats 3
-    boardwright play freunde --seats 3 --bots greedy
+    boardwright play freunde --seats 3 --bots greedy   # bots play a new table
+    boardwright lobby --status open                    # tables waiting for players
+    boardwright join <table> --name Ann                # take a seat (its token is kept)
+    boardwright play <table>                           # play your seat in the terminal
+    boardwright apps create "Discord bot"              # operators: an app and its API key
     boardwright send <table> --token T '{"draw_plots": {}}'   # then shows your view
     boardwright view <table> [--token T]
     boardwright watch <table>
     boardwright export <table> -o game.jsonl
     boardwright verify game.jsonl          # offline: hash chain, seed, re-execution
 
-The gateway is ``--url`` or ``BW_URL`` (default http://127.0.0.1:8000).
+The gateway is ``--url`` or ``BW_URL`` (default http://127.0.0.1:8000). ``apps`` talks to
+the deployment's Redis (``REDIS_URL``) directly: it is for the operator, not for players.
+Seats taken with ``join`` are kept in ``$XDG_CONFIG_HOME/boardwright/seats.json`` (mode
+0600), so ``play TABLE`` finds its token.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import secrets
 from enum import StrEnum
 from pathlib import Path
@@ -29,6 +37,9 @@ from rich.table import Table as RichTable
 
 from gateway.client import ApiFailure, BotTable, GatewayClient, event_summary, play_table
 from gateway.export import ExportError, verify_export
+from gateway.terminal import play_seat
+from services.eventstore import connect
+from services.players import AppRegistry
 
 __all__ = ["app", "main"]
 
@@ -82,7 +93,8 @@ def _run(coro: Any) -> Any:
         errors.print(f"[red]error[/red] {failure.status} {failure.code}: {failure.message}")
         raise typer.Exit(1) from None
     except (OSError, httpx.HTTPError) as down:
-        errors.print(f"[red]error[/red] cannot reach the gateway: {down}")
+        reason = str(down) or type(down).__name__
+        errors.print(f"[red]error[/red] cannot reach the gateway ({reason}); is it running?")
         raise typer.Exit(1) from None
 
 
@@ -170,7 +182,19 @@ class Bots(StrEnum):
 
 @app.command()
 def play(
-    game: GameArgument,
+    target: Annotated[
+        str,
+        typer.Argument(
+            metavar="GAME|TABLE",
+            help="A game's name: bots play a new table of it. A table id: you play your seat.",
+        ),
+    ],
+    token: Annotated[
+        str | None,
+        typer.Option(
+            metavar="TOKEN", help="Your seat token (default: the one 'join' kept for the table)."
+        ),
+    ] = None,
     seats: SeatsOption = 2,
     bots: Annotated[
         Bots,
@@ -187,8 +211,46 @@ def play(
     option: OptionsOption = None,
     url: UrlOption = DEFAULT_URL,
 ) -> None:
-    """Open a table, seat a bot in every seat, show the game live and print the final scores."""
-    options = _options(option or [])
+    """Play a table in the terminal: your seat of TABLE (the board, your moves numbered in
+    words, the others' moves live), or, given a GAME, a new table where bots play every seat
+    (--seats, --bots) with its final scores."""
+
+    async def offered() -> list[str]:
+        async with GatewayClient(url) as client:
+            return [game["game"] for game in await client.games()]
+
+    if target in _run(offered()):
+        _autoplay(target, seats, bots, bot_seed, _options(option or []), url)
+        return
+    seat_token = token or _saved_token(target)
+    if seat_token is None:
+        raise typer.BadParameter(
+            f"no token for table {target}: pass --token, or take a seat with 'boardwright join'",
+            param_hint="--token",
+        )
+
+    async def read_line(prompt: str) -> str | None:
+        try:
+            return await asyncio.to_thread(input, prompt)
+        except EOFError:
+            return None
+
+    async def go() -> dict[str, Any] | None:
+        async with GatewayClient(url) as client:
+            return await play_seat(client, target, seat_token, read_line, console)
+
+    final = _run(go())
+    if final is None:
+        console.print("You left the table; 'boardwright play' it again to go on.")
+        return
+    console.print("[bold]Game over[/bold]")
+    console.print(_scores(final))
+
+
+def _autoplay(
+    game: str, seats: int, bots: Bots, bot_seed: int, options: dict[str, Any], url: str
+) -> None:
+    """Open a table, seat a bot in every seat, show the game live, print the final scores."""
 
     async def go() -> Any:
         with Progress(
@@ -217,6 +279,62 @@ def play(
         f" after {played.commands} commands"
     )
     console.print(_scores(played.status))
+
+
+@app.command()
+def lobby(
+    game: Annotated[str | None, typer.Option(help="Only this game.")] = None,
+    status: Annotated[
+        str,
+        typer.Option(help="open (waiting for players), active, finished, or all."),
+    ] = "open",
+    limit: Annotated[int, typer.Option(min=1, max=1000, help="Tables to list.")] = 20,
+    url: UrlOption = DEFAULT_URL,
+) -> None:
+    """List the lobby's tables, newest first: by default those waiting for players."""
+
+    async def go() -> list[dict[str, Any]]:
+        async with GatewayClient(url) as client:
+            return await client.lobby(game, None if status == "all" else status, limit)
+
+    listing = RichTable("table", "game", "phase", "seats", "players")
+    for entry in _run(go()):
+        info = entry["status"]
+        players = ", ".join(p["name"] for p in info.get("players") or [] if not p["open"])
+        seats = (
+            f"{info.get('open_seats', 0)} open of {info['seats']}"
+            if "open_seats" in info
+            else str(info["seats"])
+        )
+        listing.add_row(
+            entry["table_id"], entry["game"], str(info.get("phase", "")), seats, players
+        )
+    console.print(listing)
+
+
+@app.command()
+def join(
+    table: TableArgument,
+    name: Annotated[str | None, typer.Option(help="Your name at the table.")] = None,
+    seat: Annotated[
+        int | None, typer.Option(min=0, help="A given seat (any open one if absent).")
+    ] = None,
+    invite: Annotated[
+        str | None, typer.Option(metavar="CODE", help="The invite code of an unlisted table.")
+    ] = None,
+    url: UrlOption = DEFAULT_URL,
+) -> None:
+    """Take a seat at a table waiting for players; print its token and keep it for 'play'."""
+
+    async def go() -> dict[str, Any]:
+        async with GatewayClient(url) as client:
+            return await client.claim(table, seat, name, invite)
+
+    claimed = _run(go())
+    _save_seat(table, claimed["seat"], claimed["token"])
+    console.print(f"seat {claimed['seat']} at table [bold]{table}[/bold] ({claimed['state']})")
+    console.print(f"token {claimed['token']}")
+    console.print(f"play it with: boardwright play {table}")
 
 
 TokenOption = Annotated[
@@ -365,6 +483,105 @@ def verify(
         )
         raise typer.Exit(1)
     console.print(f"[green bold]VERIFIED[/green bold] table {verdict.table_id} ({verdict.game})")
+
+
+def _seats_file() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "boardwright" / "seats.json"
+
+
+def _saved_seats() -> dict[str, Any]:
+    try:
+        saved: dict[str, Any] = json.loads(_seats_file().read_text())
+    except (OSError, ValueError):
+        return {}
+    return saved
+
+
+def _save_seat(table: str, seat: int, token: str | None) -> None:
+    """Keep a seat's token for 'play' (readable by its owner only: it is a secret)."""
+    if token is None:
+        return
+    saved = _saved_seats()
+    saved[table] = {"seat": seat, "token": token}
+    path = _seats_file()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.touch(mode=0o600, exist_ok=True)
+    path.chmod(0o600)
+    path.write_text(json.dumps(saved, indent=1))
+
+
+def _saved_token(table: str) -> str | None:
+    entry = _saved_seats().get(table)
+    return str(entry["token"]) if isinstance(entry, dict) and entry.get("token") else None
+
+
+apps = typer.Typer(
+    help=(
+        "Operators: the apps (a Discord bot, a web site) that act for their users with an"
+        " API key. Talks to the deployment's Redis (REDIS_URL) directly."
+    ),
+    no_args_is_help=True,
+)
+app.add_typer(apps, name="apps")
+RedisOption = Annotated[
+    str,
+    typer.Option("--redis", envvar="REDIS_URL", metavar="URL", help="The deployment's Redis."),
+]
+
+
+def _registry_run(redis_url: str, work: Any) -> Any:
+    async def go() -> Any:
+        redis = await connect(redis_url)
+        try:
+            return await work(AppRegistry(redis))
+        finally:
+            await redis.aclose()
+
+    try:
+        return asyncio.run(go())
+    except (OSError, ConnectionError) as down:
+        errors.print(f"[red]error[/red] cannot reach Redis at {redis_url} ({down})")
+        raise typer.Exit(1) from None
+
+
+@apps.command("create")
+def apps_create(
+    name: Annotated[str, typer.Argument(metavar="NAME", help="What the app is, for people.")],
+    redis_url: RedisOption = "redis://127.0.0.1:6379/0",
+) -> None:
+    """Create an app; print its id and API key (shown only this once)."""
+    try:
+        made, key = _registry_run(redis_url, lambda apps: apps.create(name))
+    except ValueError as bad:
+        raise typer.BadParameter(str(bad), param_hint="NAME") from None
+    console.print(f"app {made.app_id} ({made.name})")
+    console.print(f"key {key}")
+    console.print("the app sends it as 'X-App-Key', and its user's id as 'X-App-User'")
+
+
+@apps.command("list")
+def apps_list(redis_url: RedisOption = "redis://127.0.0.1:6379/0") -> None:
+    """List the apps: id, name, created, revoked."""
+    listing = RichTable("app", "name", "created (ms)", "revoked (ms)")
+    for entry in _registry_run(redis_url, lambda apps: apps.all()):
+        listing.add_row(
+            entry.app_id, entry.name, str(entry.created_ms), str(entry.revoked_ms or "-")
+        )
+    console.print(listing)
+
+
+@apps.command("revoke")
+def apps_revoke(
+    app_id: Annotated[str, typer.Argument(metavar="APP", help="The app's id.")],
+    redis_url: RedisOption = "redis://127.0.0.1:6379/0",
+) -> None:
+    """Revoke an app: its key is refused from now on."""
+    revoked = _registry_run(redis_url, lambda apps: apps.revoke(app_id))
+    if revoked is None:
+        errors.print(f"[red]error[/red] no app {app_id}")
+        raise typer.Exit(1)
+    console.print(f"app {revoked.app_id} ({revoked.name}) revoked")
 
 
 def main() -> None:

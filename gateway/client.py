@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
-from collections.abc import AsyncIterator, Callable, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -119,11 +119,44 @@ class GatewayClient:
         reply: dict[str, Any] = await self._call("POST", "/v1/tables", body=body)
         return reply
 
-    async def lobby(self, game: str | None = None) -> list[dict[str, Any]]:
-        params = {"game": game} if game else None
+    async def lobby(
+        self, game: str | None = None, status: str | None = None, limit: int = 100
+    ) -> list[dict[str, Any]]:
+        """The lobby's first page (newest first), filtered by game and status."""
+        params: dict[str, Any] = {"limit": limit}
+        if game:
+            params["game"] = game
+        if status:
+            params["status"] = status
         reply: list[dict[str, Any]] = (await self._call("GET", "/v1/tables", params=params))[
             "tables"
         ]
+        return reply
+
+    async def open_table(
+        self, game: str, seats: int, name: str | None = None, **body: Any
+    ) -> dict[str, Any]:
+        """A table with open seats; the caller takes seat 0 (its token in the reply)."""
+        request: dict[str, Any] = {"game": game, "seats": seats, "open": True, **body}
+        if name:
+            request["name"] = name
+        reply: dict[str, Any] = await self._call("POST", "/v1/tables", body=request)
+        return reply
+
+    async def claim(
+        self,
+        table_id: str,
+        seat: int | None = None,
+        name: str | None = None,
+        invite_code: str | None = None,
+    ) -> dict[str, Any]:
+        """Take a seat (the given one, or any open one); the reply holds its token."""
+        body = {"seat": seat, "name": name, "invite_code": invite_code}
+        reply: dict[str, Any] = await self._call(
+            "POST",
+            f"/v1/tables/{table_id}/seats",
+            body={k: v for k, v in body.items() if v is not None},
+        )
         return reply
 
     async def view(
@@ -202,7 +235,7 @@ class GatewayClient:
         token: str | None = None,
         last_event_id: str | None = None,
         reconnects: int = _STREAM_RECONNECTS,
-    ) -> AsyncIterator[ServerEvent]:
+    ) -> AsyncGenerator[ServerEvent, None]:
         """The table's SSE stream until the server closes it (after ``end``).
 
         Like a browser's ``EventSource``, a connection that drops (a gateway restarting, a

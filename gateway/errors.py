@@ -24,8 +24,10 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from engines.core import codes
+from services.seating import Refused, SeatingBusy
 
 __all__ = [
+    "SEATING_STATUS",
     "SERVICE_STATUS",
     "ApiError",
     "ErrorResponse",
@@ -70,6 +72,18 @@ SERVICE_STATUS: dict[str, int] = {
     codes.TABLE_WRONG_GAME.code: 409,
     codes.SEAT_INVALID.code: 422,
     codes.VERSION_CONFLICT.code: 409,
+}
+
+# What a seating refusal (services/seating) means over HTTP; any other is a 409.
+SEATING_STATUS: dict[str, int] = {
+    "seat.not_found": 404,
+    "seat.taken": 409,
+    "seat.open": 409,
+    "table.full": 409,
+    "table.started": 409,
+    "table.not_full": 409,
+    "table.exists": 409,
+    "player.seated": 409,
 }
 
 # Seconds a client should wait before retrying a 503.
@@ -140,6 +154,16 @@ def _validation_details(exc: RequestValidationError) -> dict[str, Any]:
     return {"errors": errors}
 
 
+def _allowed(request: Request) -> str:
+    """Every method some route of this path takes (several routes may share a path)."""
+    methods: set[str] = set()
+    for route in request.app.routes:
+        regex = getattr(route, "path_regex", None)
+        if regex is not None and regex.match(request.url.path):
+            methods |= set(getattr(route, "methods", None) or ())
+    return ", ".join(sorted(methods))
+
+
 def install_error_handlers(app: FastAPI) -> None:
     """Map every failure to ``{code, message, details}`` with a fitting status."""
 
@@ -152,11 +176,17 @@ def install_error_handlers(app: FastAPI) -> None:
         return _json(422, "request.invalid", "The request is not valid.", _validation_details(exc))
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         if exc.status_code == 404:
             return _json(404, "route.not_found", "No such endpoint.")
         if exc.status_code == 405:
-            return _json(405, "method.not_allowed", "That method is not allowed here.")
+            # RFC 9110: a 405 names the methods the endpoint does allow.
+            return _json(
+                405,
+                "method.not_allowed",
+                "That method is not allowed here.",
+                headers={"Allow": _allowed(request)},
+            )
         if exc.status_code == 413:
             return _json(413, "request.too_large", str(exc.detail))
         if exc.status_code == 400:
@@ -164,6 +194,14 @@ def install_error_handlers(app: FastAPI) -> None:
             return _json(400, "request.unreadable", "The body is not readable JSON.")
         code = "request.invalid" if exc.status_code < 500 else "server.error"
         return _json(exc.status_code, code, str(exc.detail))
+
+    @app.exception_handler(Refused)
+    async def _seating(_: Request, exc: Refused) -> JSONResponse:
+        return _json(SEATING_STATUS.get(exc.code, 409), exc.code, exc.message, exc.details)
+
+    @app.exception_handler(SeatingBusy)
+    async def _seating_busy(_: Request, exc: SeatingBusy) -> JSONResponse:
+        return _unavailable("seating.busy", "Too many changes to this table's seats; retry.")
 
     @app.exception_handler(grpc.aio.AioRpcError)
     async def _grpc(_: Request, exc: grpc.aio.AioRpcError) -> JSONResponse:

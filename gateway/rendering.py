@@ -4,11 +4,12 @@ The engine service decides what a viewer sees of each stored event
 (``engines.core.disclosure.render``, the one redaction of stored events); here its
 ``RedactedEvent`` only changes form. A rendered event is::
 
-    {version, command_id, seat, time_ms, event, hash, prev_hash, public_payload,
+    {version, command_id, seat, time_ms, event, text, hash, prev_hash, public_payload,
      seat_commitments, commitment, salt?, seat_payload?, seed_revealed?}
 
 ``event`` is the protobuf JSON of the game event as the viewer may see it (``null``
-when it may see nothing of it); hashes, commitments and salts are lowercase hex, protobuf
+when it may see nothing of it), ``text`` the same event in one line of words (``null``
+when hidden); hashes, commitments and salts are lowercase hex, protobuf
 bytes base64. ``public_payload`` and the commitments are what the hash covers, so any
 client can check every link; a seat's ``salt`` and ``seat_payload`` open its own
 commitment. The seed revealed at the end of a game appears as ``seed_revealed`` (hex).
@@ -33,6 +34,7 @@ def render_redacted(event: common_pb2.RedactedEvent) -> dict[str, Any]:
         "seat": event.seat,
         "time_ms": event.time_ms,
         "event": json.loads(event.event_json) if event.event_json else None,
+        "text": event.text or None,
         "hash": event.hash.hex(),
         "prev_hash": event.prev_hash.hex(),
         "public_payload": _base64(event.public_payload)

@@ -1,8 +1,11 @@
-"""Seat tokens: generated at table creation, shown once, stored only as SHA-256 hashes.
+"""Seat tokens and invite codes: generated here, shown once, stored only as SHA-256 hashes.
 
-A request names its seat with ``Authorization: Bearer <token>``. The token is hashed and
-compared with every seat's stored hash in constant time, so neither a match nor its
-position leaks through timing.
+A token reads ``<table id>.<secret>``: it names its table (so a player can be found from
+any of its tokens) and holds 32 random bytes. A request names its seat with
+``Authorization: Bearer <token>``; the token is hashed and compared with every seat's
+stored hash in constant time, so neither a match nor its position leaks through timing.
+Tables from before seats were claimable kept their tokens' hashes in the table's meta;
+those tokens are still checked there (:func:`seat_of`).
 """
 
 from __future__ import annotations
@@ -12,18 +15,48 @@ import hmac
 import secrets
 from collections.abc import Sequence
 
-__all__ = ["bearer_token", "new_tokens", "seat_of", "token_hash"]
+__all__ = [
+    "bearer_token",
+    "new_invite",
+    "new_token",
+    "new_tokens",
+    "seat_of",
+    "token_digest",
+    "token_hash",
+    "token_table",
+]
 
 TOKEN_BYTES = 32
 
 
-def new_tokens(seats: int) -> list[str]:
+def new_token(table_id: str) -> str:
+    """A fresh secret token for a seat of ``table_id``."""
+    return f"{table_id}.{secrets.token_urlsafe(TOKEN_BYTES)}"
+
+
+def new_tokens(table_id: str, seats: int) -> list[str]:
     """One fresh secret token per seat."""
-    return [secrets.token_urlsafe(TOKEN_BYTES) for _ in range(seats)]
+    return [new_token(table_id) for _ in range(seats)]
+
+
+def new_invite() -> str:
+    """An invite code for an unlisted table (short enough to read out, 80 random bits)."""
+    return secrets.token_urlsafe(10)
 
 
 def token_hash(token: str) -> bytes:
     return hashlib.sha256(token.encode()).digest()
+
+
+def token_digest(token: str) -> str:
+    """The hex SHA-256 a seating record keeps of a token or an invite code."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def token_table(token: str) -> str | None:
+    """The table a token names; ``None`` for a token without one (an older table's)."""
+    table_id, dot, secret = token.partition(".")
+    return table_id if dot and table_id and secret else None
 
 
 def bearer_token(authorization: str | None) -> str | None:

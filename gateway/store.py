@@ -1,7 +1,9 @@
 """Everything the gateway reads from Redis: table meta, read models, the projector's lag,
-and the raw log of finished tables (the lobby: ``gateway.lobby``).
+and the raw log of finished tables (the lobby: ``gateway.lobby``); and the stores of what
+the gateway itself keeps: tables' seating, apps, and the tables each player sits at.
 
-Writes never happen here: the engine services append and the projector projects.
+The game logs are never written here: the engine services append and the projector
+projects.
 """
 
 from __future__ import annotations
@@ -26,6 +28,9 @@ from services.eventstore import (
     TableNotFound,
     connect,
 )
+from services.players import AppRegistry, PlayerTables
+from services.projector.lobby import Lobby
+from services.seating import RosterStore
 
 __all__ = ["ReadModel", "ReadStore"]
 
@@ -58,6 +63,10 @@ class ReadStore:
         self.redis = redis
         self.shards = shards
         self.events = EventStore(redis, shards=shards)
+        self.seating = RosterStore(redis, shards)
+        self.apps = AppRegistry(redis)
+        self.players = PlayerTables(redis)
+        self.lobby = Lobby(redis)
         # Meta is written once at creation and never changes, so caching it is safe.
         self._meta: LRUCache[str, common_pb2.TableMeta] = LRUCache(maxsize=_META_CACHE)
 

@@ -244,6 +244,7 @@ class RedactedEvent(_message.Message):
     COMMITMENT_FIELD_NUMBER: _builtins.int
     SALT_FIELD_NUMBER: _builtins.int
     SEAT_PAYLOAD_FIELD_NUMBER: _builtins.int
+    TEXT_FIELD_NUMBER: _builtins.int
     version: _builtins.int
     command_id: _builtins.str
     seat: _builtins.int
@@ -262,6 +263,10 @@ class RedactedEvent(_message.Message):
     it sees nothing of it). Empty for a spectator.
     """
     seat_payload: _builtins.bytes
+    text: _builtins.str
+    """The event in one line of words, as the viewer sees it (the game's `describe_event`);
+    empty when the viewer sees nothing of it. Not covered by the hash: it is a rendering.
+    """
     @_builtins.property
     def seed_revealed(self) -> Global___SeedRevealed: ...
     @_builtins.property
@@ -282,10 +287,11 @@ class RedactedEvent(_message.Message):
         commitment: _builtins.bytes = ...,
         salt: _builtins.bytes = ...,
         seat_payload: _builtins.bytes | None = ...,
+        text: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["_public_payload", b"_public_payload", "_seat_payload", b"_seat_payload", "public_payload", b"public_payload", "seat_payload", b"seat_payload", "seed_revealed", b"seed_revealed"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_public_payload", b"_public_payload", "_seat_payload", b"_seat_payload", "command_id", b"command_id", "commitment", b"commitment", "event_json", b"event_json", "hash", b"hash", "prev_hash", b"prev_hash", "public_payload", b"public_payload", "salt", b"salt", "seat", b"seat", "seat_commitments", b"seat_commitments", "seat_payload", b"seat_payload", "seed_revealed", b"seed_revealed", "time_ms", b"time_ms", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_public_payload", b"_public_payload", "_seat_payload", b"_seat_payload", "command_id", b"command_id", "commitment", b"commitment", "event_json", b"event_json", "hash", b"hash", "prev_hash", b"prev_hash", "public_payload", b"public_payload", "salt", b"salt", "seat", b"seat", "seat_commitments", b"seat_commitments", "seat_payload", b"seat_payload", "seed_revealed", b"seed_revealed", "text", b"text", "time_ms", b"time_ms", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__public_payload: _TypeAlias = _typing.Literal["public_payload"]  # noqa: Y015
     _WhichOneofArgType__public_payload: _TypeAlias = _typing.Literal["_public_payload", b"_public_payload"]  # noqa: Y015
@@ -381,19 +387,24 @@ class TableMeta(_message.Message):
     CREATED_MS_FIELD_NUMBER: _builtins.int
     SEAT_BOTS_FIELD_NUMBER: _builtins.int
     CLOCK_FIELD_NUMBER: _builtins.int
+    UNLISTED_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     game: _builtins.str
     seats: _builtins.int
     seed_commitment: _builtins.bytes
     """sha256(seed): published at creation, checked when the seed is revealed."""
     created_ms: _builtins.int
+    unlisted: _builtins.bool
+    """Not listed in the lobby: joined only with its invite code."""
     @_builtins.property
     def options(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
         """Option name -> JSON-encoded value."""
 
     @_builtins.property
     def token_hashes(self) -> _containers.RepeatedScalarFieldContainer[_builtins.bytes]:
-        """sha256 of each seat's secret token, in seat order."""
+        """sha256 of each seat's secret token, in seat order. Tables opened since seats became
+        claimable leave it empty: their tokens live, revocable, in the table's seating record.
+        """
 
     @_builtins.property
     def seat_bots(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
@@ -417,10 +428,11 @@ class TableMeta(_message.Message):
         created_ms: _builtins.int = ...,
         seat_bots: _abc.Iterable[_builtins.str] | None = ...,
         clock: Global___TurnClock | None = ...,
+        unlisted: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "created_ms", b"created_ms", "game", b"game", "options", b"options", "seat_bots", b"seat_bots", "seats", b"seats", "seed_commitment", b"seed_commitment", "table_id", b"table_id", "token_hashes", b"token_hashes"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "created_ms", b"created_ms", "game", b"game", "options", b"options", "seat_bots", b"seat_bots", "seats", b"seats", "seed_commitment", b"seed_commitment", "table_id", b"table_id", "token_hashes", b"token_hashes", "unlisted", b"unlisted"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -50,10 +50,13 @@ class CreateTableRequest(_message.Message):
     TOKEN_HASHES_FIELD_NUMBER: _builtins.int
     SEAT_BOTS_FIELD_NUMBER: _builtins.int
     CLOCK_FIELD_NUMBER: _builtins.int
+    UNLISTED_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     seats: _builtins.int
     seed: _builtins.bytes
     """Empty: the service draws a seed from the OS."""
+    unlisted: _builtins.bool
+    """See TableMeta.unlisted."""
     @_builtins.property
     def options(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
         """Option name -> JSON-encoded value."""
@@ -76,10 +79,11 @@ class CreateTableRequest(_message.Message):
         token_hashes: _abc.Iterable[_builtins.bytes] | None = ...,
         seat_bots: _abc.Iterable[_builtins.str] | None = ...,
         clock: _common_pb2.TurnClock | None = ...,
+        unlisted: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "options", b"options", "seat_bots", b"seat_bots", "seats", b"seats", "seed", b"seed", "table_id", b"table_id", "token_hashes", b"token_hashes"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["clock", b"clock", "options", b"options", "seat_bots", b"seat_bots", "seats", b"seats", "seed", b"seed", "table_id", b"table_id", "token_hashes", b"token_hashes", "unlisted", b"unlisted"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -220,24 +224,56 @@ class LegalCommandsResponse(_message.Message):
 
     VERSION_FIELD_NUMBER: _builtins.int
     COMMANDS_JSON_FIELD_NUMBER: _builtins.int
+    WORDS_FIELD_NUMBER: _builtins.int
     version: _builtins.int
     @_builtins.property
     def commands_json(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """The protobuf JSON mapping of each legal `Command`."""
+
+    @_builtins.property
+    def words(self) -> _containers.RepeatedCompositeFieldContainer[Global___MoveWords]:
+        """Each command in words, in the same order: the menu it belongs in and its sentence
+        (the game's `describe_command`).
+        """
 
     def __init__(
         self,
         *,
         version: _builtins.int = ...,
         commands_json: _abc.Iterable[_builtins.str] | None = ...,
+        words: _abc.Iterable[Global___MoveWords] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["commands_json", b"commands_json", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["commands_json", b"commands_json", "version", b"version", "words", b"words"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___LegalCommandsResponse: _TypeAlias = LegalCommandsResponse  # noqa: Y015
+
+@_typing.final
+class MoveWords(_message.Message):
+    """A legal command in words (engines.core.game.MoveWords)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    GROUP_FIELD_NUMBER: _builtins.int
+    TEXT_FIELD_NUMBER: _builtins.int
+    group: _builtins.str
+    text: _builtins.str
+    def __init__(
+        self,
+        *,
+        group: _builtins.str = ...,
+        text: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["group", b"group", "text", b"text"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MoveWords: _TypeAlias = MoveWords  # noqa: Y015
 
 @_typing.final
 class ViewRequest(_message.Message):

@@ -54,6 +54,14 @@ def domains(game: str) -> Mapping[str, tuple[Any, ...]]:
             "objective_drawn.card": objectives,
             "objective_returned.card": objectives,
         }
+    if game == "bardwood":
+        cards = (
+            *_ids("bardwood", "cards.json", "cards"),
+            *_ids("bardwood", "fans.json", "super_fans"),
+            *_ids("bardwood", "fans.json", "fans"),
+            *_ids("bardwood", "creatures.json", "creatures"),
+        )
+        return {"card_drawn.card": cards}
     characters = _ids("harvest", "characters.json", "characters")
     farmhouses = _ids("harvest", "farmhouses.json", "farmhouses")
     return {

@@ -126,3 +126,12 @@ class Engine(Protocol, Generic[S, C, E]):
     def outcome(self, state: S) -> Outcome:
         """Phase, seats to act, whether the game is over, scores."""
         ...
+
+    def describe_command(self, state: S, command: C, seat: int) -> Any:
+        """A legal command in words for menus: an object with ``group`` (the menu it belongs
+        in) and ``text`` (the sentence), see ``engines.core.game.MoveWords``."""
+        ...
+
+    def describe_event(self, event: E, viewer: int | None) -> str:
+        """An event in one line, as ``viewer`` may see it (pass it redacted)."""
+        ...

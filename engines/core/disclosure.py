@@ -4,8 +4,9 @@
 event and the salted commitments (see :mod:`engines.core.hashchain`), so the hash that
 every reader gets covers nothing hidden. :func:`render` runs when an event is read: it
 gives one viewer (a seat, or ``None`` for a spectator) the event as the game's ``redact``
-lets it see it, with everything the hash covers, and a seat its own salt and redaction so
-it can open its own commitment. The engine service's reads and command replies both go
+lets it see it, with everything the hash covers, its one line of words (the game's
+``describe_event`` of what the viewer sees), and a seat its own salt and redaction so it
+can open its own commitment. The engine service's reads and command replies both go
 through :func:`render`; nothing else redacts stored events.
 """
 
@@ -22,7 +23,11 @@ from engines.core.hashchain import EVERYONE, Salts, commit
 from engines.core.messages import to_json
 from proto import common_pb2
 
-__all__ = ["disclose", "render", "seen_by", "stored_batch"]
+__all__ = ["SEED_REVEALED_TEXT", "disclose", "render", "seen_by", "stored_batch"]
+
+SEED_REVEALED_TEXT = (
+    "The game is over: its seed is revealed, so every shuffle and roll can be checked"
+)
 
 
 def seen_by(engine: Engine[Any, Any, Any], event: Message, viewer: int | None) -> bytes | None:
@@ -123,6 +128,7 @@ def render(
     body = stored.WhichOneof("body")
     if body == "seed_revealed":
         shown.seed_revealed.CopyFrom(stored.seed_revealed)
+        shown.text = SEED_REVEALED_TEXT
         return shown
     if body != "payload":
         return shown
@@ -131,10 +137,12 @@ def render(
         if stored.HasField("public_payload"):
             public = engine.event_type.FromString(stored.public_payload)
             shown.event_json = canonical_json(to_json(public))
+            shown.text = engine.describe_event(public, None)
         return shown
     visible = engine.redact(engine.event_type.FromString(stored.payload), viewer)
     if visible is not None:
         shown.event_json = canonical_json(to_json(visible))
         shown.seat_payload = message_bytes(visible)
+        shown.text = engine.describe_event(visible, viewer)
     shown.salt = salts.of(stored.version, viewer)
     return shown

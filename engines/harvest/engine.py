@@ -20,6 +20,7 @@ from engines.harvest.stages import FLOW
 from engines.harvest.state import HarvestState
 from engines.harvest.turns import advance
 from engines.harvest.view import REDACTION, board, players, private
+from engines.harvest.words import WORDS
 from proto import harvest_pb2 as pb
 
 __all__ = ["ENGINE", "INFO", "standing"]
@@ -83,4 +84,5 @@ ENGINE: Game[HarvestState, pb.Command, pb.Event] = Game(
     standing=standing,
     advance=advance,
     bots={"random": RandomBot, "greedy": HarvestGreedyBot},
+    wording=WORDS,
 )

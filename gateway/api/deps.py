@@ -1,8 +1,10 @@
 """Shared dependencies: the gateway's state, the table a request names, and its caller.
 
-The caller is a seat (``Authorization: Bearer <seat token>``) or a spectator (no header).
-A header that names no seat of the table is refused with 403, never downgraded to a
-spectator, so a client with a wrong token learns it at once.
+The caller is a seat (``Authorization: Bearer <seat token>``), an app acting for one of
+its users (``X-App-Key`` and ``X-App-User``, see :mod:`gateway.identity`), or a spectator.
+A token that names no seat of the table is refused with 403, never downgraded to a
+spectator, so a client with a wrong token learns it at once. An app's user without a seat
+at the table reads it as a spectator and may not send commands there.
 """
 
 from __future__ import annotations
@@ -12,33 +14,49 @@ from typing import Annotated
 
 import structlog
 from fastapi import Depends, Path, Request
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 
 from gateway.engines import GameBackend, GameBackends
 from gateway.errors import ApiError
+from gateway.identity import APP_KEY_HEADER, APP_USER_HEADER, Caller, caller_of
 from gateway.live import LiveTables, SharedCalls, StreamSlots
 from gateway.metrics import GatewayMetrics
 from gateway.ratelimits import RateLimits
-from gateway.seats import bearer_token, seat_of
+from gateway.seating import ensure_started
+from gateway.seats import seat_of, token_digest
 from gateway.settings import Settings
 from gateway.store import ReadStore
 from proto import common_pb2
+from services.seating import OPEN, STARTING, Roster
 
 __all__ = [
     "Gateway",
     "GatewayDep",
     "Seated",
     "SeatedDep",
+    "TableAt",
+    "TableAtDep",
     "TableCaller",
     "TableCallerDep",
     "TableIdPath",
+    "app_key_scheme",
+    "bearer_scheme",
+    "not_started",
 ]
 
 TABLE_ID_PATTERN = r"^[A-Za-z0-9_\-]{1,64}$"
 
 # Declared for the OpenAPI "Authorize" button; the raw header is read below so that a
 # header in another scheme is refused instead of ignored.
-_bearer = HTTPBearer(auto_error=False, description="The seat token returned at table creation.")
+bearer_scheme = HTTPBearer(
+    auto_error=False, description="A seat token (returned when the seat was taken or created)."
+)
+app_key_scheme = APIKeyHeader(
+    name="X-App-Key",
+    scheme_name="AppKey",
+    auto_error=False,
+    description="An app's API key; with `X-App-User` the app acts for that user.",
+)
 
 
 @dataclass
@@ -67,8 +85,70 @@ TableIdPath = Annotated[
 
 
 @dataclass(frozen=True, slots=True)
+class TableAt:
+    """A request about one table, started or still open: its seating, its meta once the
+    game exists, its game's backend and who is asking (``seat``: the caller's seat here)."""
+
+    table_id: str
+    roster: Roster | None
+    meta: common_pb2.TableMeta | None
+    backend: GameBackend
+    seat: int | None
+    who: Caller
+
+    @property
+    def player(self) -> str | None:
+        """The caller as a player: its seat's player, or the player an app acts for."""
+        if self.seat is not None and self.roster is not None:
+            return self.roster.seats[self.seat].player
+        return self.who.player
+
+
+async def table_at(
+    request: Request,
+    table_id: TableIdPath,
+    gateway: GatewayDep,
+    _bearer_scheme: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer_scheme)],
+    _app_scheme: Annotated[str | None, Depends(app_key_scheme)],
+) -> TableAt:
+    who = await caller_of(request, gateway.store.apps)
+    roster = await gateway.store.seating.get(table_id)
+    meta: common_pb2.TableMeta | None = None
+    if roster is None or roster.state != OPEN:
+        if roster is not None and roster.state == STARTING:
+            roster = await ensure_started(gateway, roster)
+        meta = await gateway.store.meta(table_id)
+    game = roster.game if roster is not None else meta.game if meta is not None else ""
+    backend = gateway.backends.get(game)
+    seat = _seat(who, roster, meta)
+    structlog.contextvars.bind_contextvars(table_id=table_id, seat=seat)
+    return TableAt(table_id, roster, meta, backend, seat, who)
+
+
+def _seat(who: Caller, roster: Roster | None, meta: common_pb2.TableMeta | None) -> int | None:
+    """The caller's seat: a seat token must be one of this table's (403 otherwise); an app's
+    user has the seat it took, if any."""
+    if who.token is not None:
+        seat: int | None = None
+        if who.token:
+            if roster is not None:
+                seat = roster.seat_of_token(token_digest(who.token))
+            elif meta is not None:
+                seat = seat_of(who.token, meta.token_hashes)
+        if seat is None:
+            raise ApiError(403, "auth.invalid", "That token is not a seat of this table.")
+        return seat
+    if who.user is not None and roster is not None and who.player is not None:
+        return roster.seat_of_player(who.player)
+    return None
+
+
+TableAtDep = Annotated[TableAt, Depends(table_at)]
+
+
+@dataclass(frozen=True, slots=True)
 class TableCaller:
-    """A request about one table: its meta, its game's backend and who is asking."""
+    """A request about one started table: its meta, its game's backend and who is asking."""
 
     table_id: str
     meta: common_pb2.TableMeta
@@ -76,22 +156,22 @@ class TableCaller:
     seat: int | None
 
 
-async def table_caller(
-    request: Request,
-    table_id: TableIdPath,
-    gateway: GatewayDep,
-    _: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
-) -> TableCaller:
-    meta = await gateway.store.meta(table_id)
-    backend = gateway.backends.get(meta.game)
-    token = bearer_token(request.headers.get("authorization"))
-    seat: int | None = None
-    if token is not None:
-        seat = seat_of(token, meta.token_hashes) if token else None
-        if seat is None:
-            raise ApiError(403, "auth.invalid", "That token is not a seat of this table.")
-    structlog.contextvars.bind_contextvars(table_id=table_id, seat=seat)
-    return TableCaller(table_id, meta, backend, seat)
+async def table_caller(at: TableAtDep) -> TableCaller:
+    if at.meta is None:
+        raise not_started(at)
+    return TableCaller(at.table_id, at.meta, at.backend, at.seat)
+
+
+def not_started(at: TableAt) -> ApiError:
+    """409 ``table.not_started``: the game has no log before its seats are filled."""
+    waiting = len(at.roster.open_seats) if at.roster is not None else 0
+    return ApiError(
+        409,
+        "table.not_started",
+        f"The game has not started: {waiting} seat{'s are' if waiting != 1 else ' is'} still"
+        " open (see /v1/tables/{id} for its seats).",
+        {"open_seats": str(waiting)},
+    )
 
 
 TableCallerDep = Annotated[TableCaller, Depends(table_caller)]
@@ -107,10 +187,15 @@ class Seated:
     seat: int
 
 
-async def seated(caller: TableCallerDep) -> Seated:
+async def seated(caller: TableCallerDep, request: Request) -> Seated:
     if caller.seat is None:
+        if request.headers.get(APP_USER_HEADER) is not None:
+            raise ApiError(403, "auth.not_seated", "That user has no seat at this table.")
         raise ApiError(
-            401, "auth.missing", "Send your seat token as 'Authorization: Bearer <token>'."
+            401,
+            "auth.missing",
+            "Send your seat token as 'Authorization: Bearer <token>', or act through an app"
+            f" ({APP_KEY_HEADER} and {APP_USER_HEADER}).",
         )
     return Seated(caller.table_id, caller.meta, caller.backend, caller.seat)
 

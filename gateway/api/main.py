@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from gateway.api.routes import commands, events, games, health, history, tables
+from gateway.api.routes import commands, events, games, health, history, me, seats, tables
 
 __all__ = ["api_router", "ops_router"]
 
@@ -13,6 +13,8 @@ __all__ = ["api_router", "ops_router"]
 api_router = APIRouter()
 api_router.include_router(games.router)
 api_router.include_router(tables.router)
+api_router.include_router(seats.router)
+api_router.include_router(me.router)
 api_router.include_router(commands.router)
 api_router.include_router(events.router)
 api_router.include_router(history.router)

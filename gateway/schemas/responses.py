@@ -19,10 +19,18 @@ __all__ = [
     "LegalCommandsOut",
     "LobbyOut",
     "LobbyTable",
+    "MenuOut",
+    "MoveOut",
+    "MyTable",
+    "MyTablesOut",
     "OptionOut",
     "ReplayOut",
+    "SeatClaimed",
+    "SeatOut",
+    "SeatingOut",
     "TableCreated",
     "TableView",
+    "TokenOut",
 ]
 
 
@@ -35,6 +43,7 @@ _EVENT: dict[str, Any] = {
     "seat": 0,
     "time_ms": 1764483600123,
     "event": {"start_kept": {"seat": 0, "character": "mick", "farmhouse": "well_house"}},
+    "text": "Seat 0 keeps Mick the Mole and the Well House",
     "hash": _HASH,
     "prev_hash": _HASH,
     "public_payload": "EgA=",
@@ -127,9 +136,117 @@ class TableCreated(BaseModel):
     table_id: str
     game: str
     seats: int
-    tokens: list[str] = Field(description="One secret per seat, in seat order; shown only once.")
-    seed_commitment: str = Field(description="sha256 of the seed, hex.")
+    tokens: list[str] = Field(
+        description="One secret per seat, in seat order; shown only once. Empty for an open"
+        " table (see `token`)."
+    )
+    seed_commitment: str = Field(
+        description="sha256 of the seed, hex; empty until an open table starts."
+    )
     version: int
+    state: str = Field(
+        default="started", description="`started`, or `open` while seats wait for players."
+    )
+    seat: int | None = Field(default=None, description="Open tables: the caller's seat, if any.")
+    token: str | None = Field(
+        default=None,
+        description="Open tables: the caller's seat token (shown once); null for an app's user"
+        " (its app acts for it).",
+    )
+    invite_code: str | None = Field(
+        default=None, description="Unlisted open tables: the code others join with."
+    )
+
+
+class SeatOut(BaseModel):
+    """One seat as anyone may see it."""
+
+    seat: int
+    name: str
+    bot: str | None = Field(default=None, description="The game's bot that plays it.")
+    open: bool = Field(description="Nobody has taken it yet.")
+    reserved: bool = Field(
+        default=False, description="A rematch keeps it for the last game's player."
+    )
+
+
+class SeatingOut(BaseModel):
+    model_config = _example(
+        {
+            "table_id": _TABLE,
+            "game": "harvest",
+            "state": "open",
+            "open_seats": 1,
+            "seating": [
+                {"seat": 0, "name": "Ann", "bot": None, "open": False, "reserved": False},
+                {"seat": 1, "name": "Seat 1", "bot": None, "open": True, "reserved": False},
+            ],
+        }
+    )
+
+    table_id: str
+    game: str
+    state: str = Field(description="`open`, `starting` or `started`.")
+    open_seats: int
+    seating: list[SeatOut]
+
+
+class SeatClaimed(BaseModel):
+    model_config = _example(
+        {
+            "table_id": _TABLE,
+            "seat": 1,
+            "token": f"{_TABLE}.q0VtZ3h0...",
+            "state": "started",
+        }
+    )
+
+    table_id: str
+    seat: int
+    token: str | None = Field(
+        description="Your seat token, shown once; null when an app took the seat for its user."
+    )
+    state: str = Field(description="`started` when this seat was the last one open.")
+
+
+class TokenOut(BaseModel):
+    model_config = _example({"table_id": _TABLE, "seat": 1, "token": f"{_TABLE}.Jm9yZ2V0..."})
+
+    table_id: str
+    seat: int
+    token: str = Field(description="The seat's new token (shown once); the old one is refused.")
+
+
+class MyTable(BaseModel):
+    table_id: str
+    game: str
+    seat: int
+    name: str
+    state: str = Field(description="`open`, `started` or `finished`.")
+    your_turn: bool
+    status: dict[str, Any] = Field(description="As in the lobby: phase, to_act, scores...")
+
+
+class MyTablesOut(BaseModel):
+    model_config = _example(
+        {
+            "player": "app:3f2a9c01b7de:discord:1234",
+            "tables": [
+                {
+                    "table_id": _TABLE,
+                    "game": "harvest",
+                    "seat": 1,
+                    "name": "Ann",
+                    "state": "started",
+                    "your_turn": True,
+                    "status": {"phase": "day", "to_act": [1], "finished": False},
+                }
+            ],
+        }
+    )
+
+    player: str = Field(description="Your player id.")
+    tables: list[MyTable] = Field(description="Your turn first, then the newest seat first.")
 
 
 class LobbyTable(BaseModel):
@@ -159,7 +276,7 @@ class LobbyOut(BaseModel):
                     },
                 }
             ],
-            "next_cursor": "MDAwMTc2NDQ4MzYwMDAwMDo1ZjBjOGUyYTliN2Q0YzFlM2E2ZjhiMjA",
+            "next_cursor": f"0001764483600000:{_TABLE}",
         }
     )
 
@@ -197,8 +314,31 @@ class TableView(BaseModel):
     seats: int
     seat: int | None = Field(description="The caller's seat; null for a spectator.")
     version: int
-    view: dict[str, Any]
+    view: dict[str, Any] = Field(description="Empty while the table waits for players.")
     status: dict[str, Any]
+    state: str = Field(default="started", description="`open` while seats wait for players.")
+    seating: list[SeatOut] = Field(
+        default_factory=list, description="Who sits where (names, bots, open seats)."
+    )
+
+
+class MoveOut(BaseModel):
+    """One legal command with its words."""
+
+    command: dict[str, Any] = Field(description="The command to send, as protobuf JSON.")
+    group: str = Field(description="The menu it belongs in (a kind of move).")
+    text: str = Field(description="The move in words, for a person to pick.")
+
+
+class MenuOut(BaseModel):
+    """A menu of at most 25 moves (chat clients' select menus hold 25 options)."""
+
+    title: str
+    moves: list[int] = Field(description="Positions in `moves` (and `commands`), in order.")
+
+
+_KEEP = {"keep_start": {"character": "mick", "farmhouse": "well_house"}}
+_KEEP_MILL = {"keep_start": {"character": "mick", "farmhouse": "mill_house"}}
 
 
 class LegalCommandsOut(BaseModel):
@@ -207,17 +347,35 @@ class LegalCommandsOut(BaseModel):
             "table_id": _TABLE,
             "seat": 0,
             "version": 1,
-            "commands": [
-                {"keep_start": {"character": "mick", "farmhouse": "well_house"}},
-                {"keep_start": {"character": "mick", "farmhouse": "mill_house"}},
+            "commands": [_KEEP, _KEEP_MILL],
+            "moves": [
+                {
+                    "command": _KEEP,
+                    "group": "Keep your start",
+                    "text": "Keep Mick the Mole and the Well House",
+                },
+                {
+                    "command": _KEEP_MILL,
+                    "group": "Keep your start",
+                    "text": "Keep Mick the Mole and the Mill House",
+                },
             ],
+            "menus": [{"title": "Keep your start", "moves": [0, 1]}],
         }
     )
 
     table_id: str
     seat: int
     version: int
-    commands: list[dict[str, Any]]
+    commands: list[dict[str, Any]] = Field(description="Every legal command, as protobuf JSON.")
+    moves: list[MoveOut] = Field(
+        default_factory=list, description="The same commands, in the same order, in words."
+    )
+    menus: list[MenuOut] = Field(
+        default_factory=list,
+        description="The moves grouped into menus of at most 25, in listing order; a group too"
+        ' large for one menu is split ("Place a plot (1/3)").',
+    )
 
 
 class EventOut(BaseModel):
@@ -229,6 +387,10 @@ class EventOut(BaseModel):
     time_ms: int
     event: dict[str, Any] | None = Field(
         description="The game event as the caller may see it; null when hidden."
+    )
+    text: str | None = Field(
+        default=None,
+        description="The same event in one line of words, as the caller sees it; null when hidden.",
     )
     seed_revealed: str | None = Field(default=None, description="The revealed seed, hex.")
     hash: str = Field(description="sha256(prev_hash || the event's EventLink bytes), hex.")

@@ -112,6 +112,7 @@ class CommandHandler:
             raise BadRequest("give one token hash per seat, or none")
         if len(request.seed) > _MAX_SEED:
             raise BadRequest(f"a seed is at most {_MAX_SEED} bytes")
+        _check_seat_bots(request, getattr(self.engine, "bots", {}))
         options = table_options(info.options, dict(request.options))
         seed = request.seed or os.urandom(32)
         config = TableConfig(table_id=table_id, seats=request.seats, options=options)
@@ -129,6 +130,8 @@ class CommandHandler:
             token_hashes=list(request.token_hashes),
             seed_commitment=hashlib.sha256(seed).digest(),
             created_ms=created,
+            seat_bots=list(request.seat_bots),
+            unlisted=request.unlisted,
         )
         stored = stored_batch(
             self.engine,
@@ -333,6 +336,17 @@ class CommandHandler:
                 seen=[render(self.engine, event, seat, salts) for event in appended.events],
             )
         )
+
+
+def _check_seat_bots(request: engine_pb2.CreateTableRequest, bots: Any) -> None:
+    """``seat_bots`` names one entry per seat (or none), each "" or one of the game's bots."""
+    if not request.seat_bots:
+        return
+    if len(request.seat_bots) != request.seats:
+        raise BadRequest("give one seat_bots entry per seat, or none")
+    unknown = sorted({bot for bot in request.seat_bots if bot and bot not in bots})
+    if unknown:
+        raise BadRequest(f"no bot {unknown[0]!r} here; the game's bots: {', '.join(sorted(bots))}")
 
 
 def _rejected(code: str, message: str, **details: str) -> engine_pb2.ExecuteResponse:

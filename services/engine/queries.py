@@ -42,10 +42,13 @@ class TableQueries:
     ) -> engine_pb2.LegalCommandsResponse:
         loaded = await self.tables.load(request.table_id)
         _check_seat(loaded.meta.seats, request.seat)
-        commands = self.engine.legal_commands(loaded.state, request.seat)
+        state = loaded.state
+        commands = self.engine.legal_commands(state, request.seat)
+        words = [self.engine.describe_command(state, c, request.seat) for c in commands]
         return engine_pb2.LegalCommandsResponse(
             version=loaded.version,
             commands_json=[canonical_json(to_json(command)) for command in commands],
+            words=[engine_pb2.MoveWords(group=w.group, text=w.text) for w in words],
         )
 
     async def view(self, request: engine_pb2.ViewRequest) -> engine_pb2.ViewResponse:

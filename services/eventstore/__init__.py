@@ -8,13 +8,16 @@ from services.eventstore.connection import AnyRedis, connect, is_cluster
 from services.eventstore.durability import Durability, DurabilityMode, server_supports_waitaof
 from services.eventstore.groups import forget_idle_consumers
 from services.eventstore.keys import (
+    APPS_KEY,
     PROJECTOR_LAG_KEY,
     RATE_LIMIT_PREFIX,
     Keys,
     LobbyKeys,
     ShardKeys,
+    app_key,
     command_field,
     engine_consumers_key,
+    player_tables_key,
     shard_of,
 )
 from services.eventstore.model import (
@@ -35,6 +38,7 @@ from services.eventstore.store import EventStore
 from services.eventstore.trim import StreamTrimmer
 
 __all__ = [
+    "APPS_KEY",
     "PROJECTOR_LAG_KEY",
     "RATE_LIMIT_PREFIX",
     "AnyRedis",
@@ -57,11 +61,13 @@ __all__ = [
     "TableExists",
     "TableNotFound",
     "VersionConflict",
+    "app_key",
     "command_field",
     "connect",
     "engine_consumers_key",
     "forget_idle_consumers",
     "is_cluster",
+    "player_tables_key",
     "server_supports_waitaof",
     "shard_of",
 ]

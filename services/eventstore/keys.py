@@ -11,13 +11,16 @@ import zlib
 from dataclasses import dataclass
 
 __all__ = [
+    "APPS_KEY",
     "PROJECTOR_LAG_KEY",
     "RATE_LIMIT_PREFIX",
     "Keys",
     "LobbyKeys",
     "ShardKeys",
+    "app_key",
     "command_field",
     "engine_consumers_key",
+    "player_tables_key",
     "shard_of",
 ]
 
@@ -25,6 +28,21 @@ __all__ = [
 PROJECTOR_LAG_KEY = "bw:projector:lag"
 # The gateways' shared rate-limit counters: the ``limits`` library names the keys under it.
 RATE_LIMIT_PREFIX = "bw:limits"
+
+
+# Set of every app's id (``boardwright apps list``).
+APPS_KEY = "bw:apps"
+
+
+def app_key(app_id: str) -> str:
+    """Hash: one app's name, the SHA-256 of its API key, when it was created and revoked."""
+    return f"bw:app:{app_id}"
+
+
+def player_tables_key(player: str) -> str:
+    """Sorted set: the tables a player has a seat at, scored by when it sat down. The
+    player id is the hash tag, so a player's keys share one slot."""
+    return f"bw:player:{{{player}}}:tables"
 
 
 def shard_of(table_id: str, shards: int) -> int:
@@ -113,6 +131,13 @@ class Keys(ShardKeys):
         """Hash: ``<seat>:<command id>`` (:func:`command_field`) -> what the command was
         (its fingerprint) and its first outcome (idempotency)."""
         return f"{self.table_prefix}:cmds"
+
+    @property
+    def seating(self) -> str:
+        """Hash: the table's seating record (``rev``, ``doc``): who sits where, display
+        names, the seat tokens' hashes (revocable), host, invite code, whether it started.
+        Kept for ever, like the meta."""
+        return f"{self.table_prefix}:seating"
 
     @property
     def snap(self) -> str:

@@ -17,17 +17,21 @@ is ordered by creation time (then id) and paged with ``ZREVRANGEBYLEX`` from a c
 the last member shown: newest first, stable while tables are created or finish (a
 table's member is the same in every index and never changes).
 
-Filters are indexes. :func:`indexes_of` says which indexes a status belongs to: today
-``all`` and ``active`` or ``finished``. A new filter (open seats, invite-only) is a new
-name there, computed from the status document, plus its query name in
+Filters are indexes. :func:`indexes_of` says which indexes a status belongs to: ``all``,
+and ``open`` (waiting for players, with seats open), ``active`` or ``finished``. A new
+filter is a new name there, computed from the status document, plus its query name in
 :data:`FILTERS`; the projector keeps it from then on and ``--rebuild`` fills it for the
 tables that exist. Listing never reads a table that is not on the page.
+
+Two writers keep the entries: the gateway while a table is open (its seating, at
+version 0, ordered by the seating's ``rev``), the projector once it has events (version
+1 and up). An entry is replaced only by a newer one: a higher version, or the same
+version with a higher ``rev``. An unlisted table (joined only with its invite code) is
+in no index.
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
 import json
 import re
 from collections.abc import Mapping, Sequence
@@ -37,6 +41,7 @@ from typing import Any
 from services.eventstore import LobbyKeys
 
 __all__ = [
+    "CURSOR_PATTERN",
     "FILTERS",
     "INDEXES",
     "Lobby",
@@ -50,26 +55,39 @@ __all__ = [
 ]
 
 # Every index a status can be in, in the order the scripts receive their keys.
-INDEXES: tuple[str, ...] = ("all", "active", "finished")
+INDEXES: tuple[str, ...] = ("all", "open", "active", "finished")
 # Query value of the status filter -> the index that answers it (None: no filter).
-FILTERS: Mapping[str | None, str] = {None: "all", "active": "active", "finished": "finished"}
+FILTERS: Mapping[str | None, str] = {
+    None: "all",
+    "open": "open",
+    "active": "active",
+    "finished": "finished",
+}
 
-_MEMBER = re.compile(r"^\d{16}:[A-Za-z0-9_-]{1,64}$")
+CURSOR_PATTERN = r"^\d{16}:[A-Za-z0-9_-]{1,64}$"
+_MEMBER = re.compile(CURSOR_PATTERN)
 
 # Write a table's entry if it is newer than the stored one, and move it between indexes.
 _RECORD = """
 local current = redis.call('HGET', KEYS[1], ARGV[1])
 if current then
   local ok, status = pcall(cjson.decode, current)
-  if ok and tonumber(status['version'] or 0) >= tonumber(ARGV[2]) then
-    return 0
+  if ok then
+    local stored = tonumber(status['version'] or 0)
+    local incoming = tonumber(ARGV[2])
+    if stored > incoming then
+      return 0
+    end
+    if stored == incoming and tonumber(status['rev'] or 0) >= tonumber(ARGV[6]) then
+      return 0
+    end
   end
 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
 for i = 3, #KEYS do
   redis.call('ZREM', KEYS[i], ARGV[4])
 end
-for i = 6, #ARGV do
+for i = 7, #ARGV do
   redis.call('ZADD', KEYS[3 + tonumber(ARGV[i])], 0, ARGV[4])
 end
 if tonumber(ARGV[5]) > 0 then
@@ -107,6 +125,14 @@ def _script_keys(game: str) -> list[str]:
 
 def indexes_of(status: Mapping[str, Any]) -> tuple[str, ...]:
     """The indexes a table with this status document is listed in."""
+    if status.get("unlisted"):
+        return ()
+    seating = status.get("state")
+    if seating == "open":
+        return ("all", "open") if status.get("open_seats") else ("all",)
+    if seating == "starting":
+        # Between its seating and its first event: the projector lists it next.
+        return ()
     return ("all", "finished" if status.get("finished") else "active")
 
 
@@ -116,19 +142,17 @@ def member_of(status: Mapping[str, Any]) -> str:
 
 
 def encode_cursor(member: str) -> str:
-    """The cursor a client passes back for the page after ``member``."""
-    return base64.urlsafe_b64encode(member.encode()).decode().rstrip("=")
+    """The cursor a client passes back for the page after ``member``: the member itself, a
+    position in the index (creation time, then id), so any cursor of that shape is a
+    place to start from and the API's schema can say exactly which strings are cursors."""
+    return member
 
 
 def decode_cursor(cursor: str) -> str:
-    """The member a cursor stands for; ValueError when it is not one of ours."""
-    try:
-        member = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
-    except (binascii.Error, UnicodeDecodeError, ValueError):
-        raise ValueError("not a lobby cursor") from None
-    if not _MEMBER.match(member):
+    """The member a cursor stands for; ValueError when it does not have a member's shape."""
+    if not _MEMBER.match(cursor):
         raise ValueError("not a lobby cursor")
-    return member
+    return cursor
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +195,7 @@ class Lobby:
                 status_json,
                 member_of(status),
                 expire_at_ms or 0,
+                int(status.get("rev") or 0),
                 *positions,
             ],
         )

@@ -69,6 +69,7 @@ from services.eventstore.durability import Waits, waits_for
 from services.logs import bind, get_logger
 from services.projector.lobby import Lobby
 from services.projector.retention import FINISHED_TTL_S, Retention
+from services.seating import OPEN, RosterStore
 
 __all__ = ["LAG_KEY", "PROJECTOR_GROUP", "Projector", "ReadModels", "render"]
 
@@ -117,6 +118,8 @@ def render(
         "scores": list(outcome.scores),
         "winners": list(outcome.winners),
     }
+    if meta.unlisted:
+        status["unlisted"] = True
     return ReadModels(
         version=version,
         status=canonical_json(status),
@@ -169,6 +172,7 @@ class Projector:
         self._engines: dict[str, Engine[Any, Any, Any]] = {}
         self._write_views = self.redis.register_script(_WRITE_VIEWS)
         self.lobby = Lobby(self.redis)
+        self.seating = RosterStore(self.redis, self.shards)
         self.retention = Retention(self.redis, finished_ttl_s)
         self.trimmer = StreamTrimmer(self.redis, trim_every_s)
         self.durability = durability or Durability()
@@ -387,7 +391,10 @@ class Projector:
         deleted = 0
         for shard in range(self.shards):
             for table_id in await self.store.table_ids(shard):
-                meta = await self.store.meta(table_id)
+                try:
+                    meta = await self.store.meta(table_id)
+                except TableNotFound:
+                    continue  # an open table: no read models before its first event
                 for name in self.store.keys(table_id).views(meta.seats):
                     deleted += int(await self.redis.delete(name))
         for game in engines.GAMES:
@@ -401,7 +408,11 @@ class Projector:
         tables = 0
         for shard in range(self.shards):
             for table_id in await self.store.table_ids(shard):
-                meta = await self.store.meta(table_id)
+                try:
+                    meta = await self.store.meta(table_id)
+                except TableNotFound:
+                    await self._relist_open(table_id)
+                    continue
                 head = await self.store.head(table_id)
                 with bind(table_id=table_id, version=head.version):
                     try:
@@ -412,6 +423,12 @@ class Projector:
                 tables += 1
         log.info("projector.rebuilt", tables=tables, dropped_keys=dropped)
         return tables
+
+    async def _relist_open(self, table_id: str) -> None:
+        """List again a table still waiting for players (its entry comes from its seating)."""
+        roster = await self.seating.get(table_id)
+        if roster is not None and roster.state == OPEN:
+            await self.lobby.record(roster.game, canonical_json(roster.lobby_status()))
 
     # -- lag ---------------------------------------------------------------------------------
 

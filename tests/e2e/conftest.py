@@ -42,3 +42,9 @@ def harvest_stack(redis_url: str) -> Iterator[Stack]:
 def tend_stack(redis_url: str) -> Iterator[Stack]:
     """The same services, unchanged, serving Tend."""
     yield from running_stack(redis_url, ("tend",))
+
+
+@pytest.fixture(scope="session")
+def bardwood_stack(redis_url: str) -> Iterator[Stack]:
+    """The same services, unchanged, serving Bardwood Grove."""
+    yield from running_stack(redis_url, ("bardwood",))

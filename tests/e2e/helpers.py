@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import sys
 from collections.abc import Awaitable
+from pathlib import Path
 from typing import Any
 
 from google.protobuf.message import Message
@@ -14,6 +16,7 @@ from engines.core.contract import Engine
 from engines.core.messages import to_json
 from engines.core.play import fold
 from gateway.client import ApiFailure, GatewayClient
+from gateway.export import parse_export, verify_export
 from tests.e2e.stack import ROOT
 
 
@@ -71,7 +74,9 @@ async def stream_until(
     return got
 
 
-def run_cli(url: str, *args: str) -> subprocess.CompletedProcess[str]:
+def run_cli(
+    url: str, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     """``boardwright ARGS`` against the gateway at ``url``, as a user would run it."""
     return subprocess.run(
         [sys.executable, "-m", "gateway.cli", *args],
@@ -79,5 +84,36 @@ def run_cli(url: str, *args: str) -> subprocess.CompletedProcess[str]:
         capture_output=True,
         text=True,
         timeout=300,
-        env={"BW_URL": url, "COLUMNS": "200", "PATH": "/usr/bin:/bin"},
+        env=env or {"BW_URL": url, "COLUMNS": "200", "PATH": "/usr/bin:/bin"},
     )
+
+
+def finished_and_audited(
+    engine: Engine[Any, Any, Any],
+    audit: dict[str, Any],
+    exported: str,
+    version: int,
+    seed_commitment: str,
+) -> tuple[dict[str, Any], list[Message]]:
+    """A finished table's audit passed (hash chain, re-execution, the revealed seed matches
+    its commitment) and its export verifies: the export's header and game events."""
+    assert audit["ok"] and audit["chain_ok"], audit
+    assert audit["reexecution_checked"] and audit["reexecution_ok"], audit
+    assert audit["head_version"] == version
+    assert hashlib.sha256(bytes.fromhex(audit["seed"])).hexdigest() == seed_commitment
+    lines = exported.splitlines()
+    verdict = verify_export(lines)
+    assert verdict.ok, verdict.checks
+    header, _, log = parse_export(lines)
+    events: list[Message] = [
+        engine.event_type.FromString(e.payload) for e in log if e.WhichOneof("body") == "payload"
+    ]
+    return header, events
+
+
+def verified_offline(exported: str, path: Path) -> None:
+    """``boardwright verify`` accepts the export, written to ``path``, with no gateway."""
+    path.write_text(exported)
+    checked = run_cli("http://127.0.0.1:9", "verify", str(path))
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "VERIFIED" in checked.stdout

@@ -54,11 +54,11 @@ def test_the_lobby_pages_newest_first_with_a_cursor(stack: Stack) -> None:
 @pytest.mark.parametrize(
     ("params", "status", "code"),
     [
-        ({"cursor": "not-a-cursor"}, 422, "cursor.invalid"),
-        ({"cursor": "MTI6eA"}, 422, "cursor.invalid"),
+        ({"cursor": "not-a-cursor"}, 422, "request.invalid"),
+        ({"cursor": "MTI6eA"}, 422, "request.invalid"),
         ({"limit": 0}, 422, "request.invalid"),
         ({"limit": 1001}, 422, "request.invalid"),
-        ({"status": "open"}, 422, "request.invalid"),
+        ({"status": "waiting"}, 422, "request.invalid"),
         ({"game": "chess"}, 404, "game.not_found"),
     ],
 )

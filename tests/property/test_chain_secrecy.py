@@ -1,5 +1,5 @@
 """Nobody recovers a hidden value from the hash chain: the attack, mounted on every event
-type of both games.
+type of every game.
 
 Seeded games are played until every event type of the game has occurred. Then, for a few
 occurrences of each type, every value hidden from some reader (a field whose value differs
@@ -38,6 +38,11 @@ CONFIGS: dict[str, list[tuple[int, dict[str, Any]]]] = {
         for seats in (1, 2, 3, 4)
         for draft, first in ((False, False), (True, False), (False, True))
     ],
+    "bardwood": [
+        (seats, options)
+        for seats in (2, 3, 4)
+        for options in ({"short_game": True}, {"loudstones": True, "unlocked": True})
+    ],
 }
 MAX_GAMES = 300
 # Occurrences attacked per event type and seat count.
@@ -69,7 +74,7 @@ def _play_until_every_event_type(game: str) -> tuple[list[Table], Counter[str]]:
     return tables, seen
 
 
-@pytest.mark.parametrize("game", ["freunde", "harvest"])
+@pytest.mark.parametrize("game", ["freunde", "harvest", "bardwood"])
 def test_no_reader_recovers_a_hidden_value_and_the_seed_recovers_all(game: str) -> None:
     engine = engines.get(game)
     tables, seen = _play_until_every_event_type(game)

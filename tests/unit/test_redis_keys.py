@@ -19,7 +19,9 @@ def _key_literals(path: Path) -> list[tuple[int, str]]:
         if id(node) in prose or not isinstance(node, ast.Constant):
             continue
         text = node.value
-        if isinstance(text, str) and (text.startswith("bw:") or ":t:" in text or "{s" in text):
+        if not isinstance(text, str) or text.startswith("/"):
+            continue  # an HTTP route ("/tables/{table_id}/seats/{seat}") is no key
+        if text.startswith("bw:") or ":t:" in text or "{s" in text:
             found.append((node.lineno, text))
     return found
 

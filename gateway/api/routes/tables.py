@@ -4,29 +4,36 @@ from __future__ import annotations
 
 import binascii
 import json
-import secrets
 from typing import Annotated, Any
 
 import structlog
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Depends, Query, Request
 
+from engines.core.canonical import canonical_json
 from engines.core.contract import GameInfo
+from engines.core.game import MoveWords, menus
 from engines.core.options import OptionError, resolve_options
+from gateway import seating
 from gateway.api.bodies import JsonRoute
-from gateway.api.deps import GatewayDep, SeatedDep, TableCallerDep
+from gateway.api.deps import GatewayDep, SeatedDep, TableAtDep, TableCaller, app_key_scheme
 from gateway.api.reads import view_for
 from gateway.errors import ApiError
+from gateway.identity import caller_of
 from gateway.lobby import list_tables
 from gateway.schemas.requests import TableCreate
 from gateway.schemas.responses import (
     ErrorOut,
     LegalCommandsOut,
     LobbyOut,
+    MenuOut,
+    MoveOut,
+    SeatOut,
     TableCreated,
     TableView,
 )
-from gateway.seats import new_tokens, token_hash
 from proto import engine_pb2
+from services.projector.lobby import CURSOR_PATTERN
+from services.seating import OPEN
 
 __all__ = ["router"]
 
@@ -70,9 +77,21 @@ def checked_seed(seed: str | None) -> bytes:
     status_code=201,
     response_model=TableCreated,
     responses=_ERRORS,
-    summary="Open a table; returns one secret token per seat (shown only once)",
+    summary="Create a table: every seat's token at once, or open seats players claim",
+    description=(
+        "Without `open`, the game starts now and one secret token per seat comes back (shown"
+        " once). With `open: true` the table waits in the lobby (`GET /v1/tables?status=open`)"
+        " for players to claim its seats; the caller takes seat 0 and is the host, who may"
+        " start it early with bots. An app (`X-App-Key`) opens tables for one of its users"
+        " (`X-App-User`) or for nobody in particular."
+    ),
 )
-async def create_table(body: TableCreate, gateway: GatewayDep) -> TableCreated:
+async def create_table(
+    body: TableCreate,
+    gateway: GatewayDep,
+    request: Request,
+    _app_scheme: Annotated[str | None, Depends(app_key_scheme)],
+) -> TableCreated:
     backend = gateway.backends.get(body.game)
     info = backend.engine.info
     if not info.min_seats <= body.seats <= info.max_seats:
@@ -84,28 +103,47 @@ async def create_table(body: TableCreate, gateway: GatewayDep) -> TableCreated:
         )
     options = checked_options(info, body.options)
     seed = checked_seed(body.seed)
-    table_id = secrets.token_hex(8)
-    tokens = new_tokens(body.seats)
-    reply = await backend.stub.CreateTable(
-        engine_pb2.CreateTableRequest(
-            table_id=table_id,
+    who = await caller_of(request, gateway.store.apps)
+    if body.open:
+        if seed:
+            raise ApiError(
+                422, "seed.invalid", "An open table draws its seed when its game starts."
+            )
+        roster, claimed, invite = await seating.open_table(
+            gateway,
+            who,
+            body.game,
+            body.seats,
+            options,
+            listed=not body.unlisted,
+            take_seat=body.take_seat,
+            name=body.name,
+        )
+        return TableCreated(
+            table_id=roster.table_id,
+            game=body.game,
             seats=body.seats,
-            options=options,
-            seed=seed,
-            token_hashes=[token_hash(t) for t in tokens],
-        ),
-        timeout=gateway.backends.timeout,
+            tokens=[],
+            seed_commitment="",
+            version=0,
+            state="open" if roster.state == OPEN else "started",
+            seat=claimed.seat if claimed else None,
+            token=claimed.token if claimed else None,
+            invite_code=invite,
+        )
+    roster, tokens, version, commitment = await seating.create_full(
+        gateway, who, body.game, body.seats, options, seed, not body.unlisted
     )
     log.info(
-        "table.created", table_id=table_id, game=body.game, seats=body.seats, version=reply.version
+        "table.created", table_id=roster.table_id, game=body.game, seats=body.seats, version=version
     )
     return TableCreated(
-        table_id=table_id,
+        table_id=roster.table_id,
         game=body.game,
         seats=body.seats,
         tokens=tokens,
-        seed_commitment=reply.meta.seed_commitment.hex(),
-        version=reply.version,
+        seed_commitment=commitment.hex(),
+        version=version,
     )
 
 
@@ -119,12 +157,21 @@ async def lobby(
     gateway: GatewayDep,
     game: Annotated[str | None, Query(max_length=32, description="Only this game.")] = None,
     status: Annotated[
-        str | None, Query(pattern="^(active|finished)$", description="Only active or finished.")
+        str | None,
+        Query(
+            pattern="^(open|active|finished)$",
+            description="`open`: waiting for players, with seats open (the open-seats filter);"
+            " `active`: playing; `finished`.",
+        ),
     ] = None,
     limit: Annotated[int, Query(ge=1, le=1000, description="Tables per page.")] = 100,
     cursor: Annotated[
         str | None,
-        Query(max_length=200, description="The next_cursor of the previous page."),
+        Query(
+            pattern=CURSOR_PATTERN,
+            description="The next_cursor of the previous page (a position: creation time,"
+            " then table id).",
+        ),
     ] = None,
 ) -> LobbyOut:
     games = [gateway.backends.get(game).game] if game else gateway.backends.names()
@@ -138,8 +185,24 @@ async def lobby(
     summary="The caller's view: a seat's (Bearer token) or the spectator's",
 )
 async def table_view(
-    caller: TableCallerDep, gateway: GatewayDep, min_version: MinVersion = None
+    at: TableAtDep, gateway: GatewayDep, min_version: MinVersion = None
 ) -> TableView:
+    seats = [SeatOut(**seat) for seat in at.roster.public()] if at.roster else []
+    if at.meta is None:
+        roster = at.roster
+        assert roster is not None  # a table without meta is an open one
+        return TableView(
+            table_id=at.table_id,
+            game=roster.game,
+            seats=len(roster.seats),
+            seat=at.seat,
+            version=0,
+            view={},
+            status=roster.lobby_status(),
+            state=roster.state,
+            seating=seats,
+        )
+    caller = TableCaller(at.table_id, at.meta, at.backend, at.seat)
     current = await view_for(gateway, caller, min_version)
     return TableView(
         table_id=caller.table_id,
@@ -149,6 +212,7 @@ async def table_view(
         version=current.version,
         view=current.view,
         status=current.status,
+        seating=seats,
     )
 
 
@@ -163,9 +227,19 @@ async def legal_commands(caller: SeatedDep, gateway: GatewayDep) -> LegalCommand
         engine_pb2.LegalCommandsRequest(table_id=caller.table_id, seat=caller.seat),
         timeout=gateway.backends.timeout,
     )
+    commands = [json.loads(c) for c in reply.commands_json]
+    words = [MoveWords(w.group, w.text) for w in reply.words]
+    if len(words) != len(commands):
+        # An engine service from before readable moves (a rolling upgrade): plain words.
+        words = [MoveWords("Moves", canonical_json(c)) for c in commands]
     return LegalCommandsOut(
         table_id=caller.table_id,
         seat=caller.seat,
         version=reply.version,
-        commands=[json.loads(c) for c in reply.commands_json],
+        commands=commands,
+        moves=[
+            MoveOut(command=c, group=w.group, text=w.text)
+            for c, w in zip(commands, words, strict=True)
+        ],
+        menus=[MenuOut(title=title, moves=members) for title, members in menus(words)],
     )

@@ -64,7 +64,13 @@ def test_every_request_body_has_a_schema_and_an_example(spec: dict[str, Any]) ->
         for name, operation in _operations(spec)
         if "requestBody" in operation
     }
-    assert set(bodies) == {"POST /v1/tables", "POST /v1/tables/{table_id}/commands"}
+    assert set(bodies) == {
+        "POST /v1/tables",
+        "POST /v1/tables/{table_id}/commands",
+        "POST /v1/tables/{table_id}/seats",
+        "PATCH /v1/tables/{table_id}/seats/{seat}",
+        "POST /v1/tables/{table_id}/start",
+    }
     for name, media in bodies.items():
         assert media.get("schema"), name
         assert _shows_example(spec, media), name

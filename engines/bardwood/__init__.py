@@ -1,0 +1,1 @@
+"""Bardwood Grove: the deck-building bards, 2 to 4 players."""
