@@ -107,6 +107,11 @@ services:
     command: ["python", "-m", "services.projector"]
     deploy: {{replicas: 2}}
 
+  scheduler:
+    <<: *boardwright
+    command: ["python", "-m", "services.scheduler"]
+    deploy: {{replicas: 2}}
+
   gateway:
     <<: *boardwright
     command: ["python", "-m", "gateway", "--host", "0.0.0.0", "--port", "8000"]

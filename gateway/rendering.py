@@ -21,6 +21,7 @@ import base64
 import json
 from typing import Any
 
+from engines.core.messages import to_json
 from proto import common_pb2
 
 __all__ = ["render_redacted"]
@@ -49,6 +50,8 @@ def render_redacted(event: common_pb2.RedactedEvent) -> dict[str, Any]:
         rendered["seat_payload"] = _base64(event.seat_payload)
     if event.HasField("seed_revealed"):
         rendered["seed_revealed"] = event.seed_revealed.seed.hex()
+    if event.HasField("control"):
+        rendered["control"] = to_json(event.control)
     return rendered
 
 

@@ -90,6 +90,8 @@ class Settings(DeploymentSettings):
     durability_timeout_ms: int = Field(
         default=2000, ge=1, validation_alias="BW_DURABILITY_TIMEOUT_MS"
     )
+    # How often the scheduler looks for due timeouts and bots' turns.
+    scheduler_poll_ms: int = Field(default=100, ge=1, validation_alias="BW_SCHEDULER_POLL_MS")
     # A finished table's views, snapshot, command ids and lobby entry live this long.
     finished_ttl_s: int = Field(default=FINISHED_TTL_S, ge=1, validation_alias="BW_FINISHED_TTL_S")
 

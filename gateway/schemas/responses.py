@@ -393,6 +393,12 @@ class EventOut(BaseModel):
         description="The same event in one line of words, as the caller sees it; null when hidden.",
     )
     seed_revealed: str | None = Field(default=None, description="The revealed seed, hex.")
+    control: dict[str, Any] | None = Field(
+        default=None,
+        description="A table event, the same in every game (public): `turn_timed_out`"
+        " (seat, deadline_ms, then: bot or forfeit), `seat_resigned` (seat, then: bot or"
+        " end), `table_finished` (reason: resigned, forfeited or abandoned; seat).",
+    )
     hash: str = Field(description="sha256(prev_hash || the event's EventLink bytes), hex.")
     prev_hash: str = Field(description="The hash of the event before (64 zeros for the first).")
     public_payload: str | None = Field(

@@ -96,6 +96,12 @@ class ShardKeys:
         return f"{self.cmd}:dead:{entry_id}"
 
     @property
+    def due(self) -> str:
+        """Sorted set: the control commands the scheduler sends, scored by when they are
+        due (ms since the epoch); each member is ``<game>|<CommandEnvelope bytes>``."""
+        return f"{self.prefix}:due"
+
+    @property
     def durable(self) -> str:
         """A marker written right before each durability wait (see ``durability.py``)."""
         return f"{self.prefix}:durable"
@@ -140,6 +146,16 @@ class Keys(ShardKeys):
         return f"{self.table_prefix}:seating"
 
     @property
+    def plan(self) -> str:
+        """Set: the table's members of the shard's ``due`` set, replaced with each version."""
+        return f"{self.table_prefix}:plan"
+
+    @property
+    def plan_version(self) -> str:
+        """String: the version of the table the ``plan`` was made for."""
+        return f"{self.table_prefix}:plan:v"
+
+    @property
     def snap(self) -> str:
         """Hash: the latest state snapshot, a cache only."""
         return f"{self.table_prefix}:snap"
@@ -159,7 +175,7 @@ class Keys(ShardKeys):
     def hot(self, seats: int) -> list[str]:
         """What a finished table no longer needs at hand: its read models, its snapshot
         and its command ids. Its meta and log are kept for ever."""
-        return [*self.views(seats), self.snap, self.cmds]
+        return [*self.views(seats), self.snap, self.cmds, self.plan, self.plan_version]
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,10 +6,12 @@ folds each table's events with its game's ``evolve`` and writes, per table:
 ``bw:{s<shard>}:t:<id>:view:public``   the spectator's view
 ``bw:{s<shard>}:t:<id>:view:seat:<n>`` each seat's view
 ``bw:{s<shard>}:t:<id>:view:status``   game, seats, version, phase, to_act, finished,
-                                       scores, winners
+                                       scores, winners, and the table's control: why it
+                                       ended (``end``), seats that left, bot seats, clocks
 
 each a hash ``{version, json}`` (canonical JSON: sorted keys, no spaces), and the
-table's entry in the lobby indexes (:mod:`services.projector.lobby`).
+table's entry in the lobby indexes (:mod:`services.projector.lobby`), and the table's
+plan of due timeouts and bots' turns for the scheduler (:mod:`services.scheduler.due`).
 
 Crash safety. A table's read models are written by one script, and only when their
 version is above the stored one, so a repeated or late write is a no-op. The lobby entry
@@ -51,7 +53,14 @@ from redis.exceptions import RedisError, ResponseError
 import engines
 from engines.core.canonical import canonical_json
 from engines.core.contract import Engine
-from engines.core.play import fold_stored
+from engines.core.control import (
+    Control,
+    TableRules,
+    due,
+    fold_table,
+    table_outcome,
+    table_to_act,
+)
 from proto import common_pb2
 from services.eventstore import (
     PROJECTOR_LAG_KEY,
@@ -69,6 +78,7 @@ from services.eventstore.durability import Waits, waits_for
 from services.logs import bind, get_logger
 from services.projector.lobby import Lobby
 from services.projector.retention import FINISHED_TTL_S, Retention
+from services.scheduler.due import DuePlans
 from services.seating import OPEN, RosterStore
 
 __all__ = ["LAG_KEY", "PROJECTOR_GROUP", "Projector", "ReadModels", "render"]
@@ -102,21 +112,21 @@ class ReadModels:
 
 
 def render(
-    engine: Engine[Any, Any, Any], meta: common_pb2.TableMeta, state: Any, version: int
+    engine: Engine[Any, Any, Any],
+    meta: common_pb2.TableMeta,
+    state: Any,
+    control: Control,
+    version: int,
 ) -> ReadModels:
-    """The read models of ``state`` (the table at ``version``)."""
-    outcome = engine.outcome(state)
+    """The read models of ``state`` and ``control`` (the table at ``version``)."""
+    table = table_outcome(TableRules.of(meta), control, engine.outcome(state).as_dict())
     status = {
         "table_id": meta.table_id,
         "game": meta.game,
         "seats": meta.seats,
         "created_ms": meta.created_ms,
         "version": version,
-        "phase": outcome.phase,
-        "to_act": list(outcome.to_act),
-        "finished": outcome.finished,
-        "scores": list(outcome.scores),
-        "winners": list(outcome.winners),
+        **{name: table[name] for name in _STATUS_FIELDS if name in table},
     }
     if meta.unlisted:
         status["unlisted"] = True
@@ -125,8 +135,22 @@ def render(
         status=canonical_json(status),
         public=canonical_json(engine.view(state, None)),
         seats=tuple(canonical_json(engine.view(state, seat)) for seat in range(meta.seats)),
-        finished=outcome.finished,
+        finished=bool(table["finished"]),
     )
+
+
+# What the status read model keeps of the table's outcome (the breakdown stays in views).
+_STATUS_FIELDS = (
+    "phase",
+    "to_act",
+    "finished",
+    "scores",
+    "winners",
+    "end",
+    "left",
+    "bots",
+    "clock",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +158,9 @@ class _Folded:
     meta: common_pb2.TableMeta
     version: int
     state: Any
+    control: Control
+    # The append time of the event at ``version``: a bot's turn is due from then.
+    time_ms: int = 0
 
 
 class Projector:
@@ -174,6 +201,7 @@ class Projector:
         self.lobby = Lobby(self.redis)
         self.seating = RosterStore(self.redis, self.shards)
         self.retention = Retention(self.redis, finished_ttl_s)
+        self.plans = DuePlans(self.redis, self.shards)
         self.trimmer = StreamTrimmer(self.redis, trim_every_s)
         self.durability = durability or Durability()
         self._waits: Waits | None = None
@@ -329,7 +357,7 @@ class Projector:
         folded = self._cache.get(table_id)
         if folded is None or folded.version != stored:
             meta = await self.store.meta(table_id)
-            folded = _Folded(meta, 0, engine.initial_state())
+            folded = _Folded(meta, 0, engine.initial_state(), Control.start(meta.seats))
         later = [e for e in known if folded.version < e.version <= target]
         if [e.version for e in later] != list(range(folded.version + 1, target + 1)):
             # A gap: the feed entries at hand do not continue the projection; the table's
@@ -337,11 +365,18 @@ class Projector:
             later = await self.store.read(
                 table_id, after=folded.version, count=target - folded.version
             )
-        state = fold_stored(engine, folded.state, later)
+        rules = TableRules.of(folded.meta)
+        state, control = fold_table(engine, rules, folded.state, folded.control, later)
         reached = later[-1].version if later else folded.version
-        folded = _Folded(folded.meta, reached, state)
+        time_ms = later[-1].time_ms if later else folded.time_ms
+        folded = _Folded(folded.meta, reached, state, control, time_ms)
         self._cache[table_id] = folded
-        return await self.write(keys, game, render(engine, folded.meta, state, reached))
+        written = await self.write(keys, game, render(engine, folded.meta, state, control, reached))
+        to_act = table_to_act(engine, state, control)
+        await self.plans.replace(
+            game, table_id, reached, due(rules, control, to_act, reached, time_ms)
+        )
+        return written
 
     async def write(self, keys: Keys, game: str, models: ReadModels) -> bool:
         """Lobby first, then the views in one script; each only moves forward. A finished

@@ -1,5 +1,5 @@
 """The whole system as real processes on free loopback ports: one engine service per
-game, the projector and the gateway, against a Redis the caller provides.
+game, the projector, the scheduler and the gateway, against a Redis the caller provides.
 
 Used by the end-to-end tests and by ``benchmarks/bench_e2e.py``.
 """
@@ -49,12 +49,14 @@ class Stack(Started):
         extra_env: dict[str, str] | None = None,
         log_level: str = "info",
         gateways: int = 1,
+        schedulers: int = 1,
     ) -> None:
         self.redis_url = redis_url
         self.games = games
         self.shards = shards
         self.extra_env = {**GENEROUS_LIMITS, **(extra_env or {})}
         self.gateways = gateways
+        self.schedulers = schedulers
         self.ports: list[int] = []
         self.log_level = log_level
         self.processes: dict[str, subprocess.Popen[bytes]] = {}
@@ -110,6 +112,12 @@ class Stack(Started):
             port = addr.rsplit(":", 1)[1]
             self._spawn(f"engine-{game}", "-m", "services.engine", "--game", game, "--port", port)
         self._spawn("projector", "-m", "services.projector")
+        for number in range(self.schedulers):
+            self._spawn(
+                "scheduler" if number == 0 else f"scheduler-{number + 1}",
+                "-m",
+                "services.scheduler",
+            )
         self.ports = [free_port() for _ in range(self.gateways)]
         self.port = self.ports[0]
         for number, gateway_port in enumerate(self.ports):

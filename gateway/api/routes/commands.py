@@ -9,16 +9,20 @@ import structlog
 from fastapi import APIRouter
 
 from engines.core.canonical import message_bytes
+from engines.core.control import CONTROL_PREFIX
 from engines.core.messages import MessageFormatError, from_json
 from gateway.api.bodies import JsonRoute
-from gateway.api.deps import GatewayDep, SeatedDep
+from gateway.api.deps import Gateway, GatewayDep, Seated, SeatedDep
 from gateway.errors import ApiError, status_for_rejection
 from gateway.rendering import render_redacted
 from gateway.schemas.requests import CommandIn
 from gateway.schemas.responses import CommandResult, ErrorOut, EventOut
 from proto import common_pb2
 
-__all__ = ["router"]
+__all__ = ["RESIGN_COMMAND_ID", "router"]
+
+# One resignation per seat: asking again gets the first outcome.
+RESIGN_COMMAND_ID = f"{CONTROL_PREFIX}resign"
 
 router = APIRouter(prefix="/v1", tags=["commands"], route_class=JsonRoute)
 log = structlog.get_logger("gateway")
@@ -69,6 +73,38 @@ async def send_command(body: CommandIn, caller: SeatedDep, gateway: GatewayDep) 
     )
     if body.expected_version is not None:
         envelope.expected_version = body.expected_version
+    return await _execute(caller, gateway, envelope)
+
+
+@router.post(
+    "/tables/{table_id}/resign",
+    response_model=CommandResult,
+    responses=_ERRORS,
+    summary="Resign: the caller's seat leaves the game",
+    description=(
+        "With two seats left in the game (or one), the table ends: `status.end` says"
+        " `resigned` by this seat and the seats still in the game win. With more, a bot"
+        " plays the seat from now on and the seat can no longer win; when only bots would be"
+        " left, the table ends `abandoned`. Asking again returns the first outcome. 422"
+        " `game.over` once the table has ended."
+    ),
+)
+async def resign(caller: SeatedDep, gateway: GatewayDep) -> CommandResult:
+    envelope = common_pb2.CommandEnvelope(
+        table_id=caller.table_id,
+        command_id=RESIGN_COMMAND_ID,
+        seat=caller.seat,
+        control=common_pb2.TableControl(resign=common_pb2.Resign()),
+    )
+    return await _execute(caller, gateway, envelope)
+
+
+async def _execute(
+    caller: Seated, gateway: Gateway, envelope: common_pb2.CommandEnvelope
+) -> CommandResult:
+    """Send ``envelope`` to the table's engine; its events as the caller sees them, or the
+    refusal as an error."""
+    game = caller.meta.game
     started = time.perf_counter()
     try:
         reply = await caller.backend.stub.Execute(envelope, timeout=gateway.backends.timeout)
