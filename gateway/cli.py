@@ -1,13 +1,14 @@
 """``boardwright`` (or ``python -m gateway.cli``): the command-line client.
 
     boardwright games
-    boardwright create freunde --seats 3
+    boardwright create freunde --seats 3 [--turn-seconds 60 --on-timeout bot]
     boardwright play freunde --seats 3 --bots greedy   # bots play a new table
     boardwright lobby --status open                    # tables waiting for players
     boardwright join <table> --name Ann                # take a seat (its token is kept)
     boardwright play <table>                           # play your seat in the terminal
     boardwright apps create "Discord bot"              # operators: an app and its API key
     boardwright send <table> --token T '{"draw_plots": {}}'   # then shows your view
+    boardwright resign <table> [--token T]             # leave the game
     boardwright view <table> [--token T]
     boardwright watch <table>
     boardwright export <table> -o game.jsonl
@@ -86,6 +87,11 @@ OptionsOption = Annotated[
 ]
 
 
+class OnTimeout(StrEnum):
+    bot = "bot"
+    forfeit = "forfeit"
+
+
 def _run(coro: Any) -> Any:
     try:
         return asyncio.run(coro)
@@ -127,6 +133,16 @@ def create(
         ),
     ] = None,
     option: OptionsOption = None,
+    turn_seconds: Annotated[
+        int, typer.Option(min=0, metavar="S", help="A time limit on each turn (0: none).")
+    ] = 0,
+    total_seconds: Annotated[
+        int,
+        typer.Option(min=0, metavar="S", help="A time limit on each seat's whole game (0: none)."),
+    ] = 0,
+    on_timeout: Annotated[
+        OnTimeout, typer.Option(help="When a seat's time runs out: a bot plays, or it forfeits.")
+    ] = OnTimeout.forfeit,
     url: UrlOption = DEFAULT_URL,
 ) -> None:
     """Open a table; print its id, the seed commitment and one token per seat.
@@ -135,6 +151,11 @@ def create(
     'Authorization: Bearer TOKEN'.
     """
     options = _options(option or [])
+    clock = (
+        {"turn_seconds": turn_seconds, "total_seconds": total_seconds, "on_timeout": on_timeout}
+        if turn_seconds or total_seconds
+        else None
+    )
     try:
         raw_seed = bytes.fromhex(seed) if seed else None
     except ValueError:
@@ -142,7 +163,9 @@ def create(
 
     async def go() -> dict[str, Any]:
         async with GatewayClient(url) as client:
-            return await client.create_table(game, seats, options=options, seed=raw_seed)
+            return await client.create_table(
+                game, seats, options=options, seed=raw_seed, clock=clock
+            )
 
     created = _run(go())
     console.print(f"table [bold]{created['table_id']}[/bold] (version {created['version']})")
@@ -387,6 +410,29 @@ def send(
     for event in result["events"]:
         console.print(event_summary(json.dumps(event)))
     _print_view(view)
+
+
+@app.command()
+def resign(
+    table: TableArgument,
+    token: Annotated[
+        str | None,
+        typer.Option(metavar="TOKEN", help="Your seat token (else the one 'join' kept)."),
+    ] = None,
+    url: UrlOption = DEFAULT_URL,
+) -> None:
+    """Resign: your seat leaves the game. At two seats the table ends and the other seat
+    wins; with more, a bot plays your seat from now on."""
+    mine = token or _saved_token(table)
+    if mine is None:
+        raise typer.BadParameter("give --token, or 'join' the table first", param_hint="--token")
+
+    async def go() -> dict[str, Any]:
+        async with GatewayClient(url) as client:
+            return await client.resign(table, mine)
+
+    for event in _run(go())["events"]:
+        console.print(event.get("text") or event_summary(json.dumps(event)))
 
 
 @app.command()

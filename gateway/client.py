@@ -112,10 +112,13 @@ class GatewayClient:
         seats: int,
         options: dict[str, Any] | None = None,
         seed: bytes | None = None,
+        clock: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         body: dict[str, Any] = {"game": game, "seats": seats, "options": options or {}}
         if seed is not None:
             body["seed"] = seed.hex()
+        if clock is not None:
+            body["clock"] = clock
         reply: dict[str, Any] = await self._call("POST", "/v1/tables", body=body)
         return reply
 
@@ -182,6 +185,11 @@ class GatewayClient:
         reply: dict[str, Any] = await self._call(
             "GET", f"/v1/tables/{table_id}/legal-commands", token
         )
+        return reply
+
+    async def resign(self, table_id: str, token: str) -> dict[str, Any]:
+        """The seat of ``token`` leaves the game (asked again: the first outcome)."""
+        reply: dict[str, Any] = await self._call("POST", f"/v1/tables/{table_id}/resign", token)
         return reply
 
     async def command(
@@ -485,4 +493,6 @@ def event_summary(data: str) -> str:
     kind = next(iter(body), "?") if isinstance(body, dict) and body else "hidden"
     if event.get("seed_revealed"):
         kind = "seed_revealed"
+    if event.get("control"):
+        kind = next(iter(event["control"]), "control")
     return f"v{event.get('version')} seat {event.get('seat')}: {kind}"

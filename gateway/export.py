@@ -43,6 +43,7 @@ from engines.core.audit import Check, TableFacts, audit_log
 from engines.core.canonical import message_bytes
 from engines.core.clock import ClockRules
 from engines.core.contract import Engine
+from engines.core.control import as_plain
 from engines.core.messages import to_json
 from proto import common_pb2
 
@@ -108,7 +109,7 @@ def event_line(stored: common_pb2.StoredEvent, game: str) -> dict[str, Any]:
         line["seed"] = stored.seed_revealed.seed.hex()
     elif body == "control":
         line["control"] = _base64(message_bytes(stored.control))
-        line["control_json"] = to_json(stored.control)
+        line["control_json"] = as_plain(stored.control)
     if stored.command:
         line["command"] = _base64(stored.command)
         _readable_json(line, "command_json", engine.command_type, stored.command)

@@ -5,7 +5,7 @@ The engine service decides what a viewer sees of each stored event
 ``RedactedEvent`` only changes form. A rendered event is::
 
     {version, command_id, seat, time_ms, event, text, hash, prev_hash, public_payload,
-     seat_commitments, commitment, salt?, seat_payload?, seed_revealed?}
+     seat_commitments, commitment, salt?, seat_payload?, seed_revealed?, control?}
 
 ``event`` is the protobuf JSON of the game event as the viewer may see it (``null``
 when it may see nothing of it), ``text`` the same event in one line of words (``null``
@@ -21,7 +21,7 @@ import base64
 import json
 from typing import Any
 
-from engines.core.messages import to_json
+from engines.core.control import as_plain
 from proto import common_pb2
 
 __all__ = ["render_redacted"]
@@ -51,7 +51,7 @@ def render_redacted(event: common_pb2.RedactedEvent) -> dict[str, Any]:
     if event.HasField("seed_revealed"):
         rendered["seed_revealed"] = event.seed_revealed.seed.hex()
     if event.HasField("control"):
-        rendered["control"] = to_json(event.control)
+        rendered["control"] = as_plain(event.control)
     return rendered
 
 

@@ -43,6 +43,7 @@ __all__ = [
     "Control",
     "Due",
     "TableRules",
+    "as_plain",
     "bot_for",
     "bot_seed",
     "describe",
@@ -337,22 +338,32 @@ def table_outcome(
     return table
 
 
+def as_plain(event: common_pb2.TableControlEvent) -> dict[str, Any]:
+    """A control event as JSON data for clients: its kind and every field, numbers as
+    numbers (``{"turn_timed_out": {"seat": 0, "deadline_ms": 1764…, "then": "bot"}}``)."""
+    kind = event.WhichOneof("kind")
+    if kind is None:
+        return {}
+    body = getattr(event, kind)
+    return {kind: {field.name: getattr(body, field.name) for field in body.DESCRIPTOR.fields}}
+
+
 def describe(event: common_pb2.TableControlEvent) -> str:
     """A control event in one line of words."""
     kind = event.WhichOneof("kind")
     if kind == "turn_timed_out":
         timed = event.turn_timed_out
         then = "a bot plays the turn" if timed.then == "bot" else "the seat forfeits"
-        return f"Seat {timed.seat + 1}'s time ran out: {then}"
+        return f"Seat {timed.seat}'s time ran out: {then}"
     if kind == "seat_resigned":
         resigned = event.seat_resigned
         then = "a bot plays it from now" if resigned.then == "bot" else "the game ends"
-        return f"Seat {resigned.seat + 1} resigns: {then}"
+        return f"Seat {resigned.seat} resigns: {then}"
     if kind == "table_finished":
         ended = event.table_finished
         why = {
-            "resigned": f"seat {ended.seat + 1} resigned",
-            "forfeited": f"seat {ended.seat + 1} forfeited on time",
+            "resigned": f"seat {ended.seat} resigned",
+            "forfeited": f"seat {ended.seat} forfeited on time",
             "abandoned": "nobody is left to play",
         }.get(ended.reason, ended.reason)
         return f"The table ends: {why}"
