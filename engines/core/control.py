@@ -272,7 +272,8 @@ def bot_seed(seed: bytes, table_id: str, version: int, seat: int) -> int:
     """The seed of the bot that chooses ``seat``'s command at ``version``: from the table's
     secret seed, so a bot's choices are fixed by the table and unknown before the end."""
     digest = hmac.new(seed, f"bot:{table_id}:{version}:{seat}".encode(), hashlib.sha256)
-    return int.from_bytes(digest.digest()[:8], "big")
+    # 63 bits: every game's bots take it, some as a signed 64-bit number.
+    return int.from_bytes(digest.digest()[:8], "big") >> 1
 
 
 # -- planning -----------------------------------------------------------------------------

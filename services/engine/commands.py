@@ -234,6 +234,12 @@ class CommandHandler:
                     command, controls = self._control(envelope, loaded)
                 except RuleViolation as violation:
                     return await self._reject(envelope, key, violation)
+                except ClockEarly:
+                    raise
+                except Exception:
+                    # A bot's bug: not recorded, so the same turn can be sent again.
+                    log.exception("command.bot_failed")
+                    return _refused(codes.COMMAND_INVALID())
                 if command is None:
                     try:
                         return await self._append(envelope, key, None, loaded, [], controls)
