@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engines.core.clock import ClockRules, Clocks
+from engines.core.contract import TableConfig
 from engines.core.control import (
     Control,
     End,
@@ -19,7 +20,6 @@ from engines.core.control import (
 )
 from engines.core.errors import RuleViolation
 from engines.core.play import Table
-from engines.core.contract import TableConfig
 from proto import common_pb2
 from tests.kit_example.goofspiel.engine import ENGINE as GOOFSPIEL
 
