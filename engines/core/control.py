@@ -85,6 +85,12 @@ class TableRules:
             clock=ClockRules.of(meta.clock) if meta.HasField("clock") else None,
         )
 
+    @property
+    def schedules(self) -> bool:
+        """The table may wait for the scheduler: it has a clock or a bot seat (else only
+        once a seat has left)."""
+        return self.clock is not None or any(self.seat_bots)
+
     def bot_seat(self, seat: int) -> bool:
         return seat < len(self.seat_bots) and bool(self.seat_bots[seat])
 

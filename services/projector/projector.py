@@ -372,10 +372,11 @@ class Projector:
         folded = _Folded(folded.meta, reached, state, control, time_ms)
         self._cache[table_id] = folded
         written = await self.write(keys, game, render(engine, folded.meta, state, control, reached))
-        to_act = table_to_act(engine, state, control)
-        await self.plans.replace(
-            game, table_id, reached, due(rules, control, to_act, reached, time_ms)
-        )
+        if rules.schedules or control.left:
+            # Only such a table can wait for a timeout or a bot's turn.
+            to_act = table_to_act(engine, state, control)
+            planned = due(rules, control, to_act, reached, time_ms)
+            await self.plans.replace(game, table_id, reached, planned)
         return written
 
     async def write(self, keys: Keys, game: str, models: ReadModels) -> bool:

@@ -57,8 +57,8 @@ def log_of(http: httpx.Client, table_id: str) -> list[dict[str, Any]]:
             return found
 
 
-def status_of(http: httpx.Client, table_id: str) -> dict[str, Any]:
-    reply = http.get(f"/v1/tables/{table_id}")
+def status_of(http: httpx.Client, table_id: str, at_least: int = 0) -> dict[str, Any]:
+    reply = http.get(f"/v1/tables/{table_id}", params={"min_version": at_least})
     assert reply.status_code == 200, reply.text
     status: dict[str, Any] = reply.json()["status"]
     return status
@@ -136,15 +136,22 @@ def test_a_turn_clock_runs_out_and_the_bot_plays_the_turn(http: httpx.Client) ->
 def test_a_forfeit_on_time_ends_the_game_and_says_why(http: httpx.Client) -> None:
     created = create(http, clock={"turn_seconds": 1, "on_timeout": "forfeit"})
     table, tokens = created["table_id"], created["tokens"]
+    seat = status_of(http, table, created["version"])["to_act"][0]
     status = wait_for("the table ends", lambda: (s := status_of(http, table))["finished"] and s)
-    assert status["end"] == {"reason": "forfeited", "seat": 0}
-    assert status["winners"] == [1] and status["left"] == [0] and status["to_act"] == []
-    refused = send(http, table, tokens[1], "late", {"draw_plots": {}})
+    assert status["end"] == {"reason": "forfeited", "seat": seat}
+    assert status["winners"] == [1 - seat] and status["left"] == [seat] and status["to_act"] == []
+    refused = send(http, table, tokens[1 - seat], "late", {"draw_plots": {}})
     assert refused.status_code == 422 and refused.json()["code"] == "game.over"
     log = log_of(http, table)
     assert [e["control"] for e in log if e.get("control")] == [
-        {"turn_timed_out": {"seat": 0, "deadline_ms": log[0]["time_ms"] + 1000, "then": "forfeit"}},
-        {"table_finished": {"reason": "forfeited", "seat": 0}},
+        {
+            "turn_timed_out": {
+                "seat": seat,
+                "deadline_ms": log[0]["time_ms"] + 1000,
+                "then": "forfeit",
+            }
+        },
+        {"table_finished": {"reason": "forfeited", "seat": seat}},
     ]
     audit = audited(http, table)
     exported = http.get(f"/v1/tables/{table}/export").text
@@ -159,15 +166,16 @@ def test_a_seat_that_moves_before_its_deadline_is_not_timed_out(
     deadline passed) and is refused: the seat moved in time."""
     created = create(http, clock={"turn_seconds": 2, "on_timeout": "forfeit"})
     table, tokens = created["table_id"], created["tokens"]
-    before = status_of(http, table)
-    deadline = before["clock"]["deadlines"]["0"]
-    moved = send(http, table, tokens[0], "in-time")
+    before = status_of(http, table, created["version"])
+    seat = before["to_act"][0]
+    deadline = before["clock"]["deadlines"][str(seat)]
+    moved = send(http, table, tokens[seat], "in-time")
     assert moved.status_code == 200, moved.text
     time.sleep(max(0.0, deadline / 1000 - time.time()) + 0.2)
     late = common_pb2.CommandEnvelope(
         table_id=table,
         command_id=f"bw:time_out:{before['version']}",
-        seat=0,
+        seat=seat,
         control=common_pb2.TableControl(
             time_out=common_pb2.TimeOut(version=before["version"], deadline_ms=deadline)
         ),
@@ -283,3 +291,16 @@ def test_the_host_starts_an_open_table_with_bots_and_they_play(http: httpx.Clien
         raise AssertionError("the bots in seats 1 and 2 never played")
     assert status_of(http, table)["bots"] == [1, 2]
     audited(http, table)
+
+
+def test_the_cli_opens_a_clocked_table_and_resigns(http: httpx.Client, clock_stack: Stack) -> None:
+    made = run_cli(clock_stack.url, "create", GAME, "--turn-seconds", "30", "--on-timeout", "bot")
+    assert made.returncode == 0, made.stdout + made.stderr
+    lines = made.stdout.splitlines()
+    table = lines[0].split()[1]
+    token = next(line.split()[-1] for line in lines if line.startswith("seat 1:"))
+    clock = status_of(http, table)["clock"]
+    assert (clock["turn_seconds"], clock["total_seconds"], clock["on_timeout"]) == (30, 0, "bot")
+    resigned = run_cli(clock_stack.url, "resign", table, "--token", token)
+    assert resigned.returncode == 0, resigned.stdout + resigned.stderr
+    assert "Seat 1 resigns: the game ends" in resigned.stdout
