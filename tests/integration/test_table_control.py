@@ -14,6 +14,7 @@ import engines
 from engines.core.canonical import message_bytes
 from engines.core.control import Due, due, table_to_act
 from proto import common_pb2, engine_pb2
+from services.engine.commands import ClockEarly
 from services.engine.host import TableHost
 from services.eventstore import EventStore, connect
 from services.scheduler.due import DuePlans, envelope_of
@@ -76,6 +77,12 @@ async def test_every_game_gets_clocks_resignation_and_bots(
     # A person's turn times out (after the bot's turns before it, if the bot starts): the
     # scheduler's TimeOut, once its deadline has passed.
     timeout = await first_timeout(host, table_id)
+    head = (await store.head(table_id)).version
+    if time.time() * 1000 < timeout.at_ms - 300:
+        # A scheduler whose clock runs ahead: raised (the consumer tries it again), not applied.
+        with pytest.raises(ClockEarly):
+            await host.execute(envelope_of(table_id, timeout))
+        assert (await store.head(table_id)).version == head
     await asyncio.sleep(max(0.0, timeout.at_ms / 1000 - time.time()) + 0.05)
     timed = await host.execute(envelope_of(table_id, timeout))
     assert control_kinds(timed) == ["turn_timed_out"], timed
