@@ -42,6 +42,7 @@ __all__ = [
     "SEAT_LEFT",
     "Control",
     "Due",
+    "End",
     "TableRules",
     "as_plain",
     "bot_for",

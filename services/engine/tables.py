@@ -94,9 +94,10 @@ def decode_snapshot(rules: bytes, state_type: type[Any], blob: bytes) -> Any:
     return _decoded(state_type, data)
 
 
-def decode_control(blob: bytes) -> Control:
-    """The table's control in a snapshot :func:`encode_snapshot` wrote with one."""
-    parts = blob.split(_CONTROL_SEPARATOR, 1)
+def decode_control(rules: bytes, blob: bytes) -> Control:
+    """The table's control in a snapshot :func:`encode_snapshot` wrote with one (after the
+    rules fingerprint, whose bytes may hold anything)."""
+    parts = blob[len(rules) :].split(_CONTROL_SEPARATOR, 1)
     if len(parts) != 2:
         raise SnapshotUnusable("no table control")
     control: Control = _decoded(Control, parts[1])
@@ -243,7 +244,7 @@ class TableLoader:
             return initial
         try:
             state = decode_snapshot(self.rules, self._state_type, blob)
-            return version, state, decode_control(blob)
+            return version, state, decode_control(self.rules, blob)
         except SnapshotUnusable as unusable:
             # A snapshot is a cache: any damage, or an upgrade of the rules, means folding
             # from the start instead.

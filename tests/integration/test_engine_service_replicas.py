@@ -15,6 +15,7 @@ import pytest
 
 from engines.core.canonical import canonical_bytes, digest, message_bytes
 from engines.core.contract import TableConfig
+from engines.core.control import Control, TableRules, fold_table
 from engines.core.play import Table, fold_stored
 from proto import common_pb2, engine_pb2, engine_pb2_grpc
 from services.config import Settings
@@ -242,7 +243,8 @@ async def test_a_damaged_or_hostile_snapshot_is_ignored_never_executed(
 
 
 async def test_snapshots_are_canonical_json_of_the_state(redis_url: str, table_id: str) -> None:
-    """What the engine writes is the rules fingerprint and the state's canonical JSON."""
+    """What the engine writes is the rules fingerprint, the state's canonical JSON and,
+    after a newline, the table control's."""
     writer = await open_host(redis_url, snapshot_every=5)
     try:
         await writer.create_table(create_request(table_id))
@@ -252,10 +254,15 @@ async def test_snapshots_are_canonical_json_of_the_state(redis_url: str, table_i
         version, blob = snapshot
         rules = writer.tables.rules
         assert blob.startswith(rules)
-        data = json.loads(blob[len(rules) :])
+        state_json, control_json = blob[len(rules) :].split(b"\n")
+        data = json.loads(state_json)
         log = await writer.store.read(table_id, count=version)
         folded = fold_stored(FREUNDE, FREUNDE.initial_state(), log)
-        assert blob[len(rules) :] == canonical_bytes(folded) and data["seats"] == folded.seats
+        assert state_json == canonical_bytes(folded) and data["seats"] == folded.seats
+        _, control = fold_table(
+            FREUNDE, TableRules(2), FREUNDE.initial_state(), Control.start(2), log
+        )
+        assert control_json == canonical_bytes(control)
     finally:
         await writer.store.redis.aclose()
 
