@@ -253,9 +253,10 @@ class Location:
 
 @dataclass(frozen=True, slots=True)
 class Space:
-    """A space bards stand on, and the Locations it touches."""
+    """A space bards stand on (named for players' menus), and the Locations it touches."""
 
     id: str
+    name: str
     row: int
     col: int
     touches: tuple[str, ...]
@@ -490,7 +491,8 @@ def content() -> Content:
         for loc in main["locations"]
     )
     spaces = tuple(
-        Space(s["id"], int(s["row"]), int(s["col"]), tuple(s["touches"])) for s in main["spaces"]
+        Space(s["id"], s["name"], int(s["row"]), int(s["col"]), tuple(s["touches"]))
+        for s in main["spaces"]
     )
     if len(cards) != len(every):
         raise ValueError("two cards share an id")

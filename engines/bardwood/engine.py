@@ -38,6 +38,7 @@ from engines.bardwood.singing import card_uses, pay_volume, use_card, volume_pay
 from engines.bardwood.state import BardwoodState
 from engines.bardwood.turns import FLOW, advance, finish, finishes
 from engines.bardwood.view import REDACTION, board, players, private, standing
+from engines.bardwood.words import WORDS
 from engines.core.bots import RandomBot
 from engines.core.contract import GameInfo, OptionSpec
 from engines.core.game import Game, Move
@@ -109,4 +110,5 @@ ENGINE: Game[BardwoodState, pb.Command, pb.Event] = Game(
     standing=standing,
     advance=advance,
     bots={"random": RandomBot, "greedy": GreedyBot},
+    wording=WORDS,
 )
