@@ -305,6 +305,7 @@ class Content:
     badge_base_melody: int
     badge_spots: tuple[BadgeSpot, ...]
     locations: tuple[Location, ...]
+    layout: tuple[tuple[str, ...], ...]  # the map's cells row by row: Locations and scenery
     spaces: tuple[Space, ...]
     starting_spaces: tuple[str, ...]
     perform_spots: tuple[PerformSpot, ...]
@@ -573,6 +574,7 @@ def content() -> Content:
             BadgeSpot(int(s["melody"]), _halves(s["blue_vp"])) for s in track["spots"]
         ),
         locations=locations,
+        layout=tuple(tuple(row) for row in main["layout"]["cells"]),
         spaces=spaces,
         starting_spaces=tuple(main["layout"]["starting_spaces"]),
         perform_spots=tuple(

@@ -33,6 +33,7 @@ from engines.bardwood.movement import (
     starting_spaces,
 )
 from engines.bardwood.perform import perform, performances
+from engines.bardwood.picture import picture
 from engines.bardwood.setup import character_choices, choose_character, set_up
 from engines.bardwood.singing import card_uses, pay_volume, use_card, volume_payments
 from engines.bardwood.state import BardwoodState
@@ -111,4 +112,5 @@ ENGINE: Game[BardwoodState, pb.Command, pb.Event] = Game(
     advance=advance,
     bots={"random": RandomBot, "greedy": GreedyBot},
     wording=WORDS,
+    picture=picture,
 )
