@@ -129,6 +129,7 @@ class Card:
     discount: bool = False
     bonus: Gains = ()
     boss: bool = False
+    unlock: bool = False  # unlockable content: used only with the `unlocked` option
 
     @property
     def skill(self) -> bool:
@@ -312,7 +313,9 @@ class Content:
     legend_discounts: tuple[int, ...]
     market_costs: tuple[int, ...]
     search_extra: int
-    market_designs: Mapping[str, tuple[str, ...]]
+    market_designs: Mapping[str, tuple[str, ...]]  # first-game designs per type
+    market_unlockable: Mapping[str, tuple[str, ...]]  # designs added by unlocking
+    market_cards: frozenset[str]  # every market design, unlockable ones included
     fan_deck: int
     creature_piles: int
     normals_per_pile: int
@@ -418,6 +421,7 @@ def _song_card(raw: Mapping[str, Any]) -> Card:
         paid=tuple(_effect(e) for e in raw["paid"]),
         strip=gains_of(raw["strip"]),
         blue_halves=_halves(raw.get("blue_vp", 0)),
+        unlock=bool(raw.get("unlock", False)),
     )
 
 
@@ -588,6 +592,16 @@ def content() -> Content:
             "improv": tuple(main["market_decks"]["improv"]),
             "action": tuple(main["market_decks"]["action"]),
         },
+        market_unlockable={
+            "improv": tuple(main["market_decks"]["unlockable"]["improv"]),
+            "action": tuple(main["market_decks"]["unlockable"]["action"]),
+        },
+        market_cards=frozenset(
+            design
+            for kind in ("improv", "action")
+            for key in (main["market_decks"], main["market_decks"]["unlockable"])
+            for design in key[kind]
+        ),
         fan_deck=int(main["fan_deck"]["count"]),
         creature_piles=int(main["creature_piles"]["piles"]),
         normals_per_pile=int(main["creature_piles"]["normals_per_pile"]),

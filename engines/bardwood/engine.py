@@ -62,7 +62,20 @@ INFO = GameInfo(
             False,
             "Unlockable Loudstones: Volume past 6 becomes Loudstones, which pay Volume costs.",
         ),
-        OptionSpec("unlocked", "bool", False, "Unlockable content: 6 Motifs and two more Events."),
+        OptionSpec(
+            "unlocked",
+            "bool",
+            False,
+            "Unlockable content: 6 Motifs, two more Events, and three more Improv and Action "
+            "designs (the market then uses 6 designs of each type drawn at random).",
+        ),
+        OptionSpec(
+            "all_market_cards",
+            "bool",
+            False,
+            "With unlockable content: every unlocked design in each market deck (decks of 9 "
+            "instead of 6).",
+        ),
     ),
 )
 
