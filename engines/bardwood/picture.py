@@ -391,6 +391,11 @@ def _player_board(svg: Svg, view: dict[str, Any], player: dict[str, Any], x: flo
     you = " (you)" if view.get("viewer") == seat else ""
     svg.text(x + 6, y + 15, f"{marker}Seat {seat}{you}: {character}", size=12, fill="#ffffff",
              font_weight="bold")  # fmt: skip
+    if not player.get("character"):
+        # Set-up: the seat has no board yet, only its place in the Character choice.
+        svg.text(x + 6, y + 38, "choosing a Character…", size=11, fill=_MUTED)
+        svg.end_group()
+        return
     line = y + 36
     svg.text(x + 6, line, f"VP {player.get('crystals', 0)}", size=13, fill="#2e7d32",
              font_weight="bold")  # fmt: skip

@@ -147,3 +147,12 @@ def test_a_random_game_draws_at_every_step_without_naming_hidden_hands() -> None
         table.execute(seat, choose.choice(ENGINE.legal_commands(table.state, seat)))
         steps += 1
     assert steps > 50
+
+
+def test_a_seat_still_choosing_its_character_has_no_board_yet() -> None:
+    """During the Character choice a seat's panel says so, without a Badge track or
+    Tempo wheel it does not have yet."""
+    table = Table.create(ENGINE, TableConfig("choosing", 2), seed=b"bw-choosing-01-0123")
+    titles = _titles(ENGINE.picture(ENGINE.view(table.state, None)))
+    assert "Board of seat 0" in titles and "Board of seat 1" in titles
+    assert not [title for title in titles if title.startswith("Badge track")]
