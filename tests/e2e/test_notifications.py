@@ -22,8 +22,6 @@ import re
 import threading
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import httpx
@@ -33,6 +31,7 @@ from services.redis_server import RedisServer, RedisServerError
 from tests.e2e.conftest import running_stack
 from tests.e2e.stack import ROOT, Stack
 from tests.e2e.test_lobby_players import as_user, new_app, token
+from tests.webhook_receiver import Receiver
 
 pytestmark = [pytest.mark.e2e]
 
@@ -57,69 +56,18 @@ def readme_verify() -> Callable[..., bool]:
     return verify
 
 
-@dataclass
-class Received:
-    path: str
-    headers: dict[str, str]
-    body: bytes
-    status: int
-    at: float
-
-
-@dataclass
-class Receiver:
-    """A webhook receiver on loopback. ``/flaky`` answers 500 to the first
-    :data:`FAILS_FIRST` tries of each delivery, then 204; ``/down`` always answers 503."""
-
-    server: ThreadingHTTPServer
-    got: list[Received] = field(default_factory=list)
-    tries: dict[str, int] = field(default_factory=dict)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_address[1]}"
-
-    def answer(self, path: str, headers: dict[str, str], body: bytes) -> int:
-        with self.lock:
-            delivery = headers.get("x-boardwright-delivery", "")
-            self.tries[delivery] = self.tries.get(delivery, 0) + 1
-            if path == "/flaky":
-                status = 500 if self.tries[delivery] <= FAILS_FIRST else 204
-            else:
-                status = 503
-            self.got.append(Received(path, headers, body, status, time.time()))
-            return status
-
-    def on(self, path: str) -> list[Received]:
-        with self.lock:
-            return [r for r in self.got if r.path == path]
-
-
 @pytest.fixture(scope="module")
 def receiver() -> Iterator[Receiver]:
-    holder: list[Receiver] = []
+    """``/flaky`` answers 500 to the first :data:`FAILS_FIRST` tries of each delivery,
+    then 204; ``/down`` always answers 503."""
 
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            body = self.rfile.read(int(self.headers.get("content-length") or 0))
-            headers = {k.lower(): v for k, v in self.headers.items()}
-            self.send_response(holder[0].answer(self.path, headers, body))
-            self.send_header("content-length", "0")
-            self.end_headers()
+    def answer(path: str, tries: int) -> int:
+        if path == "/flaky":
+            return 500 if tries <= FAILS_FIRST else 204
+        return 503
 
-        def log_message(self, *_: Any) -> None:
-            return
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    holder.append(Receiver(server))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield holder[0]
-    finally:
-        server.shutdown()
-        server.server_close()
+    with Receiver.serving(answer) as running:
+        yield running
 
 
 @pytest.fixture(scope="module")
@@ -239,7 +187,13 @@ def test_webhooks_deliver_every_signed_notification_once_after_retries_or_dead_l
     bob = as_user(down_key, "discord:2002")
     opened = http.post(
         "/v1/tables",
-        json={"game": "freunde", "seats": 2, "open": True, "name": "Ann"},
+        json={
+            "game": "freunde",
+            "seats": 2,
+            "open": True,
+            "name": "Ann",
+            "options": {"round_limit": 3},
+        },
         headers=ann,
     )
     assert opened.status_code == 201, opened.text
