@@ -583,6 +583,10 @@ class NotificationOut(BaseModel):
 
 
 class NotificationsOut(BaseModel):
+    model_config = _example(
+        {"player": _NOTE["player"], "notifications": [_NOTE], "last_event_id": _NOTE["event_id"]}
+    )
+
     player: str
     notifications: list[NotificationOut]
     last_event_id: str = Field(description="Pass as ?after= for the next page.")
@@ -611,11 +615,26 @@ class WebhookCreated(WebhookOut):
 
 
 class WebhooksOut(BaseModel):
+    model_config = _example(
+        {
+            "app_id": "3f2a9c01b7de",
+            "webhooks": [
+                {
+                    "webhook_id": "wh_9c01b7de3f2a",
+                    "url": "https://bot.example.com/boardwright",
+                    "created_ms": 1764483600000,
+                }
+            ],
+        }
+    )
+
     app_id: str
     webhooks: list[WebhookOut]
 
 
 class WebhookSecretOut(BaseModel):
+    model_config = _example({"app_id": "3f2a9c01b7de", "secret": "whsec_…"})
+
     app_id: str
     secret: str = Field(description="The new webhook secret (shown once); the old one is unused.")
 
@@ -637,5 +656,26 @@ class DeliveryOut(BaseModel):
 
 
 class DeliveriesOut(BaseModel):
+    model_config = _example(
+        {
+            "app_id": "3f2a9c01b7de",
+            "deliveries": [
+                {
+                    "delivery_id": "d_0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e",
+                    "webhook_id": "wh_9c01b7de3f2a",
+                    "url": "https://bot.example.com/boardwright",
+                    "notification_id": _NOTE["id"],
+                    "kind": "your_turn",
+                    "status": "failed",
+                    "attempts": 2,
+                    "last_error": "HTTP 503",
+                    "created_ms": 1764483600130,
+                    "next_ms": 1764483603130,
+                    "updated_ms": 1764483601130,
+                }
+            ],
+        }
+    )
+
     app_id: str
     deliveries: list[DeliveryOut]

@@ -280,6 +280,15 @@ def test_webhooks_deliver_every_signed_notification_once_after_retries_or_dead_l
     time.sleep(0.5)  # nothing more is sent once they are dead
     assert len(receiver.on("/down")) == MAX_ATTEMPTS * len(bob_notes)
 
+    removed = http.delete(
+        f"/v1/apps/{flaky_app}/webhooks/{made.json()['webhook_id']}", headers=app_key
+    )
+    assert removed.status_code == 200 and removed.json()["webhooks"] == [], removed.text
+    again = http.delete(
+        f"/v1/apps/{flaky_app}/webhooks/{made.json()['webhook_id']}", headers=app_key
+    )
+    assert again.status_code == 404 and again.json()["code"] == "webhook.not_found"
+
 
 def test_the_player_stream_says_your_turn_when_it_becomes_the_token_holders_turn(
     notify_stack: Stack, http: httpx.Client

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Query, Request, Response
+from fastapi import APIRouter, Depends, Path, Query, Request
 
 from gateway.api.bodies import JsonRoute
-from gateway.api.deps import GatewayDep, app_key_scheme
+from gateway.api.deps import Gateway, GatewayDep, app_key_scheme
 from gateway.errors import ApiError
 from gateway.identity import APP_KEY_HEADER, caller_of
 from gateway.schemas.requests import WebhookIn
@@ -104,6 +104,10 @@ async def add_webhook(
     summary="The app's webhooks",
 )
 async def list_webhooks(app_id: OwnApp, gateway: GatewayDep, _key: AppKey) -> WebhooksOut:
+    return await _listing(gateway, app_id)
+
+
+async def _listing(gateway: Gateway, app_id: str) -> WebhooksOut:
     hooks = await gateway.store.webhooks.all(app_id)
     return WebhooksOut(
         app_id=app_id,
@@ -115,20 +119,19 @@ async def list_webhooks(app_id: OwnApp, gateway: GatewayDep, _key: AppKey) -> We
 
 @router.delete(
     "/apps/{app_id}/webhooks/{webhook_id}",
-    status_code=204,
-    response_class=Response,
+    response_model=WebhooksOut,
     responses={**_ERRORS, 404: {"model": ErrorOut, "description": "`webhook.not_found`"}},
-    summary="Remove a webhook (its pending deliveries are dead-lettered when next tried)",
+    summary="Remove a webhook; the app's webhooks left. Deliveries still due to it end dead",
 )
 async def remove_webhook(
     app_id: OwnApp,
     gateway: GatewayDep,
     _key: AppKey,
     webhook_id: Annotated[str, Path(pattern=r"^wh_[0-9a-f]{12}$")],
-) -> Response:
+) -> WebhooksOut:
     if not await gateway.store.webhooks.remove(app_id, webhook_id):
         raise ApiError(404, "webhook.not_found", f"The app has no webhook {webhook_id}.")
-    return Response(status_code=204)
+    return await _listing(gateway, app_id)
 
 
 @router.post(
