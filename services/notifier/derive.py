@@ -83,6 +83,33 @@ def _players(roster: Roster) -> dict[int, str]:
     }
 
 
+def _note(
+    kind: str,
+    roster: Roster,
+    at: str,
+    seat: int,
+    player: str,
+    version: int,
+    time_ms: int,
+    text: str,
+    data: dict[str, Any],
+) -> Notification:
+    """A notification for ``player`` in ``seat`` of ``roster``'s table, about ``at``
+    (``v<version>`` or ``r<rev>:<seat>``)."""
+    return Notification(
+        id=notification_id(kind, roster.table_id, at, seat, player),
+        kind=kind,
+        player=player,
+        table_id=roster.table_id,
+        game=roster.game,
+        seat=seat,
+        version=version,
+        time_ms=time_ms,
+        text=text,
+        data=data,
+    )
+
+
 def turn_changes(
     roster: Roster, before: Outcome | None, after: Outcome, version: int, time_ms: int
 ) -> list[Notification]:
@@ -90,105 +117,81 @@ def turn_changes(
 
     ``before`` is ``None`` at the table's set-up, where nobody was to act yet."""
     players = _players(roster)
-    notes = []
-    if after.finished and not (before is not None and before.finished):
-        for seat, player in players.items():
-            won = seat in after.winners
-            scores = ", ".join(str(s) for s in after.scores)
-            notes.append(
-                Notification(
-                    id=notification_id(GAME_OVER, roster.table_id, f"v{version}", seat, player),
-                    kind=GAME_OVER,
-                    player=player,
-                    table_id=roster.table_id,
-                    game=roster.game,
-                    seat=seat,
-                    version=version,
-                    time_ms=time_ms,
-                    text=f"The {roster.game} game is over: you {'won' if won else 'lost'}"
-                    f" (scores {scores}).",
-                    data={
-                        "scores": list(after.scores),
-                        "winners": list(after.winners),
-                        "won": won,
-                    },
-                )
-            )
-        return notes
+    at = f"v{version}"
     if after.finished:
-        return notes
-    earlier = set(before.to_act) if before is not None else set()
-    for seat in after.to_act:
-        person = players.get(seat)
-        if seat in earlier or person is None:
-            continue
-        notes.append(
-            Notification(
-                id=notification_id(YOUR_TURN, roster.table_id, f"v{version}", seat, person),
-                kind=YOUR_TURN,
-                player=person,
-                table_id=roster.table_id,
-                game=roster.game,
-                seat=seat,
-                version=version,
-                time_ms=time_ms,
-                text=f"Your turn in the {roster.game} game ({after.phase}).",
-                data={"phase": after.phase},
+        if before is not None and before.finished:
+            return []  # what follows the end (the revealed seed) concerns nobody
+        scores = ", ".join(str(s) for s in after.scores)
+        return [
+            _note(
+                GAME_OVER,
+                roster,
+                at,
+                seat,
+                player,
+                version,
+                time_ms,
+                f"The {roster.game} game is over: you {'won' if seat in after.winners else 'lost'}"
+                f" (scores {scores}).",
+                {
+                    "scores": list(after.scores),
+                    "winners": list(after.winners),
+                    "won": seat in after.winners,
+                },
             )
+            for seat, player in players.items()
+        ]
+    earlier = set(before.to_act) if before is not None else set()
+    return [
+        _note(
+            YOUR_TURN,
+            roster,
+            at,
+            seat,
+            players[seat],
+            version,
+            time_ms,
+            f"Your turn in the {roster.game} game ({after.phase}).",
+            {"phase": after.phase},
         )
-    return notes
+        for seat in after.to_act
+        if seat not in earlier and seat in players
+    ]
 
 
 def seat_changes(before: Roster, after: Roster, time_ms: int) -> list[Notification]:
-    """Who should hear that a seat was taken or freed between two rosters of a table."""
+    """Who should hear that a seat was taken or freed between two rosters of a table: a
+    seat taken, the table's other players; a seat freed, every player (the host may have
+    removed the one who left)."""
     was, now = _players(before), _players(after)
-    everyone = {**was, **now}
     notes = []
-    open_seats = len(after.open_seats)
     for seat in range(len(after.seats)):
-        joined = now.get(seat)
-        left = was.get(seat)
+        joined, left = now.get(seat), was.get(seat)
         if joined == left:
             continue
         if left:
-            name = before.seats[seat].name
-            recipients = {**was, **now}
-            notes += _seat_notes(SEAT_LEFT, after, seat, name, recipients, open_seats, time_ms)
+            told = {**was, **now}
+            notes += _seat_notes(SEAT_LEFT, after, seat, before.seats[seat].name, told, time_ms)
         if joined:
-            name = after.seats[seat].name
-            others = {n: p for n, p in everyone.items() if p != joined and n in now}
-            notes += _seat_notes(SEAT_JOINED, after, seat, name, others, open_seats, time_ms)
+            told = {n: p for n, p in now.items() if p != joined}
+            notes += _seat_notes(SEAT_JOINED, after, seat, after.seats[seat].name, told, time_ms)
     return notes
 
 
 def _seat_notes(
-    kind: str,
-    roster: Roster,
-    seat: int,
-    name: str,
-    recipients: dict[int, str],
-    open_seats: int,
-    time_ms: int,
+    kind: str, roster: Roster, seat: int, name: str, told: dict[int, str], time_ms: int
 ) -> list[Notification]:
     verb = "took" if kind == SEAT_JOINED else "left"
-    notes = []
-    for own, player in sorted(recipients.items()):
-        notes.append(
-            Notification(
-                id=notification_id(kind, roster.table_id, f"r{roster.rev}:{seat}", own, player),
-                kind=kind,
-                player=player,
-                table_id=roster.table_id,
-                game=roster.game,
-                seat=own,
-                version=0,
-                time_ms=time_ms,
-                text=f"{name or f'Seat {seat}'} {verb} seat {seat}"
-                f" ({open_seats} open seat{'s' if open_seats != 1 else ''} left).",
-                data={"seat": seat, "name": name, "open_seats": open_seats},
-            )
-        )
-    return notes
+    left = len(roster.open_seats)
+    text = (
+        f"{name or f'Seat {seat}'} {verb} seat {seat}"
+        f" ({left} open seat{'s' if left != 1 else ''} left)."
+    )
+    data = {"seat": seat, "name": name, "open_seats": left}
+    return [
+        _note(kind, roster, f"r{roster.rev}:{seat}", own, player, 0, time_ms, text, data)
+        for own, player in sorted(told.items())
+    ]
 
 
 class Deriver:
@@ -323,7 +326,7 @@ class Deriver:
 
     def _seating_notes(self, entries: Sequence[Any]) -> list[Notification]:
         notes = []
-        for _, fields in entries:
+        for entry_id, fields in entries:
             before_doc, after_doc = fields.get(b"before"), fields.get(b"after")
             if not before_doc or not after_doc:
                 continue
@@ -332,7 +335,8 @@ class Deriver:
             after = Roster.from_json(after_doc, rev)
             if before.state != OPEN:
                 continue  # the seats are final: renames and re-issued tokens concern nobody
-            notes += seat_changes(before, after, _now_ms())
+            # The feed entry's id is the change's time (ms).
+            notes += seat_changes(before, after, int(_text(entry_id).split("-")[0]))
         return notes
 
     async def _event_notes(self, entries: Sequence[Any]) -> list[Notification]:
@@ -421,10 +425,6 @@ def _command_runs(
         else:
             runs.append([event])
     return runs
-
-
-def _now_ms() -> int:
-    return time.time_ns() // 1_000_000
 
 
 def _text(value: Any) -> str:
