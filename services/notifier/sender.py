@@ -18,6 +18,7 @@ import time
 from dataclasses import dataclass
 
 import httpx
+from redis.exceptions import RedisError
 
 from services.logs import get_logger
 from services.notifications import (
@@ -100,7 +101,7 @@ class Sender:
     async def _claim(self, count: int) -> list[tuple[str, str]]:
         try:
             return await self.webhooks.claim(count, self.settings.lease_ms)
-        except (OSError, ConnectionError) as trouble:
+        except (RedisError, OSError) as trouble:
             log.warning("notifier.redis_unavailable", error=str(trouble))
             await asyncio.sleep(1)
             return []
