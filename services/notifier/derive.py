@@ -19,7 +19,7 @@ Only players get notifications: bots' seats and seats reserved for a rematch do 
 notification goes to its player's stream (:class:`PlayerInbox`) and, for an app's user, to
 each of the app's webhooks (:class:`Webhooks`). Entries are acknowledged after that, and
 notification ids are derived from what they are about, so handling an entry twice changes
-nothing.
+nothing. A revoked app's users keep their streams; the app gets no more deliveries.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ from services.notifications import (
     Webhooks,
     notification_id,
 )
-from services.players import app_user_of
+from services.players import AppRegistry, app_user_of
 from services.seating import OPEN, Roster, RosterStore
 
 __all__ = ["NOTIFIER_GROUP", "Deriver", "seat_changes", "turn_changes"]
@@ -226,6 +226,7 @@ class Deriver:
         self.reclaim_idle_ms = reclaim_idle_ms
         self.published = 0
         self.seating = RosterStore(self.redis, self.shards)
+        self.apps = AppRegistry(self.redis)
         self.trimmer = StreamTrimmer(self.redis)
         self._states: LRUCache[str, _Folded] = LRUCache(maxsize=cache_size)
         self._rosters: LRUCache[str, Roster] = LRUCache(maxsize=cache_size)
@@ -320,7 +321,9 @@ class Deriver:
             await self.inbox.add(note)
             owner = app_user_of(note.player)
             if owner is not None:
-                await self.webhooks.enqueue(owner[0], owner[1], note)
+                app = await self.apps.get(owner[0])
+                if app is not None and app.active:  # a revoked app is sent nothing more
+                    await self.webhooks.enqueue(owner[0], owner[1], note)
             self.published += 1
             log.info("notifier.published", kind=note.kind, notification=note.id)
 

@@ -140,6 +140,34 @@ def notes_of(http: httpx.Client, headers: dict[str, str]) -> list[dict[str, Any]
         after = page.json()["last_event_id"]
 
 
+def sse_messages(
+    http: httpx.Client, headers: dict[str, str], last_event_id: str, count: int
+) -> list[tuple[str, dict[str, Any]]]:
+    """The first ``count`` messages of the player's SSE stream resumed after an id."""
+    got: list[tuple[str, dict[str, Any]]] = []
+    with http.stream(
+        "GET",
+        "/v1/me/notifications/stream",
+        headers={**headers, "Last-Event-ID": last_event_id},
+    ) as reply:
+        assert reply.status_code == 200
+        for message in sse_events(reply):
+            got.append(message)
+            if len(got) == count:
+                return got
+    return got
+
+
+def sse_events(reply: httpx.Response) -> Iterator[tuple[str, dict[str, Any]]]:
+    """(event, data) of each message of an SSE response, as they come."""
+    kind = ""
+    for line in reply.iter_lines():
+        if line.startswith("event: "):
+            kind = line.removeprefix("event: ")
+        elif line.startswith("data: "):
+            yield kind, json.loads(line.removeprefix("data: "))
+
+
 def test_webhooks_deliver_every_signed_notification_once_after_retries_or_dead_letter(
     notify_stack: Stack, http: httpx.Client, receiver: Receiver
 ) -> None:
@@ -214,6 +242,12 @@ def test_webhooks_deliver_every_signed_notification_once_after_retries_or_dead_l
     assert "your_turn" in kinds
     assert ann_notes[-1]["version"] == end and ann_notes[-1]["data"]["scores"]
     assert ann_notes[0]["data"] == {"seat": 1, "name": "Bob", "open_seats": 0}
+
+    # Her SSE stream, resumed after her second notification, replays the rest in order.
+    resumed = sse_messages(http, ann, ann_notes[1]["event_id"], len(ann_notes) - 2)
+    assert [(kind, note["id"]) for kind, note in resumed] == [
+        (n["kind"], n["id"]) for n in ann_notes[2:]
+    ]
 
     # Another app naming the same user id reads its own user's stream, not Ann's.
     stranger = notes_of(http, as_user(down_key, "discord:1001"))
@@ -339,13 +373,9 @@ def test_the_player_stream_says_your_turn_when_it_becomes_the_token_holders_turn
         ):
             assert reply.status_code == 200
             connected.set()
-            kind = ""
-            for line in reply.iter_lines():
-                if line.startswith("event: "):
-                    kind = line.removeprefix("event: ")
-                elif line.startswith("data: "):
-                    messages.put((kind, json.loads(line.removeprefix("data: "))))
-                    return
+            for message in sse_events(reply):
+                messages.put(message)
+                return
 
     listener = threading.Thread(target=listen, daemon=True)
     listener.start()
