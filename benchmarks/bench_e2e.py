@@ -21,16 +21,15 @@ cores, so the figures are a floor for a deployment, not a ceiling.
 from __future__ import annotations
 
 import asyncio
-import os
 import ssl
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import httpx
 import redis.asyncio
 
 import engines
+from benchmarks.cpu import CpuMeter, cpu_seconds, redis_pid
 from engines.core.messages import to_json
 from gateway.client import BotTable, GatewayClient, game_bot
 from services.redis_server import redis_url_or_private
@@ -112,7 +111,9 @@ async def drive(
         table.mirror.execute(seat, command)
 
 
-async def level(url: str, tables: int) -> tuple[float, float, float, int, int, int, int]:
+async def level(
+    url: str, tables: int, meter: CpuMeter
+) -> tuple[float, float, float, int, int, int, int, float]:
     # One connection per table, each its own client: one shared pool of a thousand
     # connections costs the client more than the whole server side.
     # (One TLS context for all: each client loading its own costs ~30 ms, even for http.)
@@ -132,6 +133,8 @@ async def level(url: str, tables: int) -> tuple[float, float, float, int, int, i
         bots = await asyncio.gather(*(opened(n) for n in range(tables)))
         print(f"   {tables} tables opened in {time.perf_counter() - started:.1f} s", flush=True)
         tally = Tally()
+        meter.start()
+        client_cpu = time.process_time()
         started = time.perf_counter()
         deadline = started + SECONDS[tables]
         drivers = [
@@ -146,6 +149,8 @@ async def level(url: str, tables: int) -> tuple[float, float, float, int, int, i
         await asyncio.gather(*late, return_exceptions=True)
         tally.abandoned = len(late)
         elapsed = time.perf_counter() - started
+        client_cpu = time.process_time() - client_cpu
+        meter.stop()
     finally:
         for client in clients:
             await client.aclose()
@@ -158,16 +163,8 @@ async def level(url: str, tables: int) -> tuple[float, float, float, int, int, i
         tally.rejected,
         tally.transport_errors,
         tally.abandoned,
+        client_cpu,
     )
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process (Linux ``/proc``); 0 where unavailable."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def main() -> None:
@@ -182,13 +179,26 @@ def main() -> None:
             f"redis PING round trip        p50 {p50 * 1e3:7.3f} ms   p99 {p99 * 1e3:7.3f} ms",
             flush=True,
         )
+        pids = {name: process.pid for name, process in stack.processes.items()}
+        server = redis_pid(redis_url)
+        if server is not None:
+            pids["redis"] = server
+        meter = CpuMeter(pids)
         for tables in LEVELS:
-            rate, c50, c99, done, rejected, lost, late = asyncio.run(level(stack.url, tables))
+            rate, c50, c99, done, rejected, lost, late, client_cpu = asyncio.run(
+                level(stack.url, tables, meter)
+            )
             print(
                 f"{tables:>5} concurrent tables     {rate:8.1f} commands/s"
                 f"   p50 {c50 * 1e3:7.2f} ms   p99 {c99 * 1e3:7.2f} ms"
                 f"   ({done} commands, {rejected} refused, {lost} resent,"
                 f" {late} unanswered at the cut-off)",
+                flush=True,
+            )
+            print(f"      CPU ms/command: {meter.per_command(done)}", flush=True)
+            print(
+                f"      load generator (this process, apart): {client_cpu * 1e3 / max(done, 1):.2f}"
+                " ms CPU/command",
                 flush=True,
             )
         used = ", ".join(
