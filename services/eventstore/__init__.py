@@ -34,6 +34,7 @@ from services.eventstore.model import (
     TableNotFound,
     VersionConflict,
 )
+from services.eventstore.pipelined import ScriptCall, run_scripts
 from services.eventstore.store import EventStore
 from services.eventstore.trim import StreamTrimmer
 
@@ -56,6 +57,7 @@ __all__ = [
     "LobbyKeys",
     "Lookup",
     "NotDurable",
+    "ScriptCall",
     "ShardKeys",
     "StreamTrimmer",
     "TableExists",
@@ -68,6 +70,7 @@ __all__ = [
     "forget_idle_consumers",
     "is_cluster",
     "player_tables_key",
+    "run_scripts",
     "server_supports_waitaof",
     "shard_of",
 ]
