@@ -38,6 +38,7 @@ from tests.e2e.stack import Stack
 LEVELS = (1, 100, 1_000)
 SECONDS = {1: 4.0, 100: 5.0, 1_000: 6.0}
 GRACE = 8.0
+IDLE_SECONDS = 5.0
 PINGS = 2_000
 ENGINE = engines.get("freunde")
 
@@ -184,6 +185,12 @@ def main() -> None:
         if server is not None:
             pids["redis"] = server
         meter = CpuMeter(pids)
+        idle = meter.measure_idle(IDLE_SECONDS)
+        print(
+            "   idle CPU (% of a core): "
+            + "  ".join(f"{name} {rate * 100:.1f}" for name, rate in idle.items()),
+            flush=True,
+        )
         for tables in LEVELS:
             rate, c50, c99, done, rejected, lost, late, client_cpu = asyncio.run(
                 level(stack.url, tables, meter)

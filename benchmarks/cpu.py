@@ -9,6 +9,7 @@ commands done.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -39,26 +40,56 @@ def redis_pid(url: str) -> int | None:
 
 
 class CpuMeter:
-    """CPU seconds each named process spent between :meth:`start` and :meth:`stop`."""
+    """CPU seconds each named process spent between :meth:`start` and :meth:`stop`.
+
+    Every process also spends CPU while idle (the projector and the engine poll their
+    streams, the engine pings Redis); :meth:`measure_idle` measures that rate once, and
+    :meth:`per_command` reports the figures with and without it, since at a low command
+    rate (a busy shared machine) the idle share would dominate them.
+    """
 
     def __init__(self, pids: Mapping[str, int]) -> None:
         self.pids = dict(pids)
+        self.idle_rate: dict[str, float] = dict.fromkeys(self.pids, 0.0)
         self._before: dict[str, float] = {}
+        self._started = 0.0
+        self.elapsed = 0.0
         self.spent: dict[str, float] = {}
 
+    def measure_idle(self, seconds: float) -> dict[str, float]:
+        """CPU seconds per second each process spends with nothing to do."""
+        self.start()
+        time.sleep(seconds)
+        self.idle_rate = {name: spent / self.elapsed for name, spent in self.stop().items()}
+        return self.idle_rate
+
     def start(self) -> None:
+        self._started = time.perf_counter()
         self._before = {name: cpu_seconds(pid) for name, pid in self.pids.items()}
 
     def stop(self) -> dict[str, float]:
+        self.elapsed = time.perf_counter() - self._started
         self.spent = {
             name: cpu_seconds(pid) - self._before[name] for name, pid in self.pids.items()
         }
         return self.spent
 
+    def net(self) -> dict[str, float]:
+        """CPU seconds spent beyond the idle rate during the last run."""
+        return {
+            name: max(0.0, spent - self.idle_rate[name] * self.elapsed)
+            for name, spent in self.spent.items()
+        }
+
     def per_command(self, commands: int) -> str:
-        """``gateway 1.20  engine 0.90 ... = summed`` in CPU milliseconds per command."""
+        """``gateway 1.20  engine 0.90 ... = summed`` in CPU milliseconds per command,
+        then the same net of the idle rate."""
         if not commands:
             return "no commands"
-        parts = [f"{name} {spent * 1e3 / commands:.2f}" for name, spent in self.spent.items()]
-        summed = sum(self.spent.values()) * 1e3 / commands
-        return "  ".join(parts) + f"  = {summed:.2f} ms CPU/command"
+        return f"{_line(self.spent, commands)}\n      net of idle:    {_line(self.net(), commands)}"
+
+
+def _line(spent: Mapping[str, float], commands: int) -> str:
+    parts = [f"{name} {seconds * 1e3 / commands:.2f}" for name, seconds in spent.items()]
+    summed = sum(spent.values()) * 1e3 / commands
+    return "  ".join(parts) + f"  = {summed:.2f} ms CPU/command"

@@ -165,7 +165,8 @@ class CommandHandler:
         if response.WhichOneof("result") == "accepted":
             accepted = response.accepted
             with bind(version=accepted.version):
-                log.info(
+                # At debug: one line per command is the service's busiest output.
+                log.debug(
                     "command.accepted",
                     events=len(accepted.events),
                     duplicate=accepted.duplicate,
