@@ -34,7 +34,7 @@ from services.eventstore.model import (
     TableNotFound,
     VersionConflict,
 )
-from services.eventstore.pipelined import ScriptCall, run_scripts
+from services.eventstore.pipelined import AutoPipeline, ScriptCall, run_scripts
 from services.eventstore.store import EventStore
 from services.eventstore.trim import StreamTrimmer
 
@@ -44,6 +44,7 @@ __all__ = [
     "RATE_LIMIT_PREFIX",
     "AnyRedis",
     "Appended",
+    "AutoPipeline",
     "CommandAlreadyDecided",
     "CommandApplied",
     "CommandIdReused",
