@@ -155,6 +155,11 @@ class EventStore:
     def keys(self, table_id: str) -> Keys:
         return Keys(shard=shard_of(table_id, self.shards), table_id=table_id)
 
+    @property
+    def append_script(self) -> AsyncScript:
+        """The append script (the benchmarks run it bare, pipelined, as a ceiling)."""
+        return self._append
+
     def shard_keys(self, shard: int) -> ShardKeys:
         if not 0 <= shard < self.shards:
             raise ValueError(f"shard {shard} is outside 0..{self.shards - 1}")
