@@ -2,6 +2,10 @@
 
 Execute, after ARCHITECTURE.md › "One command, end to end":
 
+0. a table this process holds is decided on the held state and appended against its
+   head straight away (one round trip): the append script checks the head and the
+   command id, so a stale state is a conflict, after which the steps below run; so does
+   anything that is not an append (a refusal must be decided on the current state);
 1. what the command path needs is read in one round trip (:meth:`EventStore.lookup`):
    the head, the table's game (another game's table is refused, and nothing is written
    to it), and the first outcome of this seat's command id: the same command gets that
