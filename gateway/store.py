@@ -63,6 +63,14 @@ def _read_model(raw: dict[Any, Any] | None) -> ReadModel | None:
         return None
 
 
+def _version(raw: Any) -> int:
+    """A read model's stored version; 0 when missing or damaged."""
+    try:
+        return int(raw or 0)
+    except ValueError:
+        return 0
+
+
 def _decode(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
@@ -131,14 +139,19 @@ class ReadStore:
         engine)."""
         deadline = time.monotonic() + wait
         delay = 0.005
+        key = self.keys(table_id).view(name)
         while True:
             model, status = await self.read_models(table_id, name)
             if model is not None and model.version >= min_version:
                 return model, status
-            if time.monotonic() >= deadline:
-                return None, None
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, 0.1)
+            # Behind: wait on the version alone, not on the whole view parsed each time.
+            while True:
+                if time.monotonic() >= deadline:
+                    return None, None
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 0.1)
+                if _version(await self.redis.hget(key, "version")) >= min_version:
+                    break
 
     async def projector_lag(self) -> dict[str, Any]:
         raw = await self.redis.get(PROJECTOR_LAG_KEY)
