@@ -17,7 +17,7 @@ waited for (a command still unanswered a minute later is abandoned and counted),
 CPU each process spent, read from ``/proc`` and printed per command beside its idle
 rate, is that of the commands counted. The load generator (this process) reports its own
 CPU apart. ``BW_BENCH_LEVELS=100,1000`` picks the levels, ``BW_BENCH_QUICK=1`` shortens
-the budgets to a third. The client, the gateway, the
+the budgets to a third, ``BW_BENCH_SECONDS=20`` sets them all. The client, the gateway, the
 engine service, the projector and Redis share this machine's cores, so the rates are a
 floor for a deployment, not a ceiling; on a machine shared with other work, the CPU
 per command is the figure to compare.
@@ -45,6 +45,8 @@ LEVELS = tuple(int(n) for n in os.environ.get("BW_BENCH_LEVELS", "1,100,1000").s
 _SCALE = 1 / 3 if os.environ.get("BW_BENCH_QUICK") else 1.0
 SECONDS = {1: 4.0 * _SCALE, 100: 5.0 * _SCALE, 1_000: 6.0 * _SCALE}
 DEFAULT_SECONDS = 6.0 * _SCALE
+if os.environ.get("BW_BENCH_SECONDS"):
+    SECONDS = dict.fromkeys(LEVELS, float(os.environ["BW_BENCH_SECONDS"]))
 # Commands in flight at the end of the budget are waited for (up to this long), so the
 # CPU measured is that of the commands counted.
 GRACE = 60.0
