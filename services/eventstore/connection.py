@@ -7,8 +7,8 @@ from typing import Any, TypeAlias
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
-from redis.driver_info import DriverInfo
 from redis.backoff import ExponentialWithJitterBackoff
+from redis.driver_info import DriverInfo
 from redis.exceptions import ClusterDownError, ReadOnlyError, RedisError, TryAgainError
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
