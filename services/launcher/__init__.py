@@ -1,12 +1,13 @@
-"""The local launcher behind ``make run``: Redis, one engine service per game, projector, gateway.
+"""The local launcher behind ``make run``: Redis, one engine service per game, projector,
+notifier, gateway.
 
 Redis is ``REDIS_URL`` when set, else a private server with its data under
 ``.data/redis`` (kept between runs). Engine services listen on consecutive ports from
 ``BW_ENGINE_PORT`` (50051), one per game in ``engines.available()``; the gateway on
 ``BW_GATEWAY_HOST:BW_GATEWAY_PORT`` (127.0.0.1:8000). The children run in their own
 sessions, so a Ctrl-C reaches only the launcher, which then stops them in order:
-gateway, projector, engines, and Redis last. If any child dies on its own, the launcher
-stops the others and exits non-zero.
+gateway, notifier, projector, engines, and Redis last. If any child dies on its own, the
+launcher stops the others and exits non-zero.
 """
 
 from __future__ import annotations
@@ -92,6 +93,7 @@ class Launcher:
             for game, addr in addrs.items()
         ]
         children.append(Child("projector", [python, "-m", "services.projector"], "", "process"))
+        children.append(Child("notifier", [python, "-m", "services.notifier"], "", "process"))
         gateway = f"{settings.gateway_host}:{settings.gateway_port}"
         children.append(
             Child(
