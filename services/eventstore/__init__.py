@@ -48,6 +48,7 @@ from services.eventstore.model import (
     TableNotFound,
     VersionConflict,
 )
+from services.eventstore.pipelined import AutoPipeline, ScriptCall, run_scripts
 from services.eventstore.store import EventStore
 from services.eventstore.trim import StreamTrimmer
 
@@ -60,6 +61,7 @@ __all__ = [
     "WEBHOOKS_DUE_KEY",
     "AnyRedis",
     "Appended",
+    "AutoPipeline",
     "CommandAlreadyDecided",
     "CommandApplied",
     "CommandIdReused",
@@ -73,6 +75,7 @@ __all__ = [
     "LobbyKeys",
     "Lookup",
     "NotDurable",
+    "ScriptCall",
     "ShardKeys",
     "StreamTrimmer",
     "TableExists",
@@ -92,6 +95,7 @@ __all__ = [
     "player_notifications_key",
     "player_notified_key",
     "player_tables_key",
+    "run_scripts",
     "server_supports_waitaof",
     "shard_of",
 ]
