@@ -19,6 +19,8 @@ __all__ = [
     "ShardKeys",
     "app_key",
     "command_field",
+    "discord_channel_key",
+    "discord_table_key",
     "engine_consumers_key",
     "player_tables_key",
     "shard_of",
@@ -43,6 +45,17 @@ def player_tables_key(player: str) -> str:
     """Sorted set: the tables a player has a seat at, scored by when it sat down. The
     player id is the hash tag, so a player's keys share one slot."""
     return f"bw:player:{{{player}}}:tables"
+
+
+def discord_channel_key(channel_id: str) -> str:
+    """String: the table a Discord channel plays now (the Discord bot's ``/open`` sets it)."""
+    return f"bw:discord:channel:{channel_id}"
+
+
+def discord_table_key(table_id: str) -> str:
+    """Hash: a table's Discord home for the Discord bot: ``channel`` (where moves are
+    posted) and ``seat:<n>`` (the Discord user the bot seated there, to ping)."""
+    return f"bw:discord:table:{table_id}"
 
 
 def shard_of(table_id: str, shards: int) -> int:
