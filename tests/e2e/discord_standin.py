@@ -118,11 +118,21 @@ def _message_from(
         id=message_id or snowflake(),
         channel_id=channel_id,
         content=data.get("content") or "",
-        components=list(data.get("components") or []),
+        components=_numbered(list(data.get("components") or [])),
         pings=[str(u) for u in allowed.get("users") or []],
         ephemeral_for=ephemeral_for,
         files=files,
     )
+
+
+def _numbered(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The components as Discord stores them: each (rows too) numbered in order."""
+    counter = itertools.count(1)
+    numbered = []
+    for row in components:
+        children = [{**child, "id": next(counter)} for child in row.get("components", [])]
+        numbered.append({**row, "id": next(counter), "components": children})
+    return numbered
 
 
 def _parts(content_type: str, body: bytes) -> tuple[dict[str, Any], list[bytes]]:
