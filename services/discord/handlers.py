@@ -268,12 +268,14 @@ class Handlers:
         return Reply(text, rows=[_table_buttons(table_id)], pings=self._pinged(table, home.users))
 
     @staticmethod
-    def _pinged(table: dict[str, Any], users: dict[int, str]) -> list[str]:
-        """Whom a message about ``table`` pings: the players to act, or all at the end."""
+    def _pinged(table: dict[str, Any], users: dict[int, str], mover: str = "") -> list[str]:
+        """Whom a message about ``table`` pings: the players to act (not ``mover``, who
+        goes on with a turn of several moves), or all at the end."""
         status = table.get("status") or {}
         if status.get("finished"):
             return sorted(set(users.values()))
-        return [users[int(seat)] for seat in status.get("to_act") or () if int(seat) in users]
+        to_act = (users[int(seat)] for seat in status.get("to_act") or () if int(seat) in users)
+        return [user for user in to_act if user != mover]
 
     async def _picture(self, client: GatewayClient, table_id: str, ephemeral: bool) -> Reply:
         try:
@@ -347,7 +349,7 @@ class Handlers:
         reply = Reply(
             f"{text}\n{tail}",
             rows=[] if finished else [_table_buttons(table_id)],
-            pings=self._pinged(table, home.users),
+            pings=self._pinged(table, home.users, mover=str(interaction.user.id)),
         )
         channel = home.channel or str(interaction.channel_id)
         try:

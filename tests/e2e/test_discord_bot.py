@@ -96,11 +96,11 @@ def bots(stack: Stack, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bot
         rest.stop()
 
 
-def _turn_ping(message: Message) -> str:
-    """The one user a turn message pings."""
-    assert len(message.pings) == 1, (message.content, message.pings)
-    assert f"<@{message.pings[0]}>" in message.content
-    return message.pings[0]
+def _to_act(message: Message) -> str:
+    """The user a turn message names as the one to act."""
+    found = re.search(r"Your turn, <@(\d+)>", message.content)
+    assert found, message.content
+    return found[1]
 
 
 def _version(bots: Bots, table_id: str) -> int:
@@ -156,7 +156,8 @@ def test_two_people_play_a_whole_game_in_a_channel_through_two_replicas(bots: Bo
     table = httpx.get(f"{bots.gateway}/v1/tables/{table_id}").json()
     assert [s["name"] for s in table["seating"]] == ["Ann", "Bob"]
     first = table["status"]["to_act"][0]
-    assert _turn_ping(began) == (ANN, BOB)[first].id
+    assert _to_act(began) == (ANN, BOB)[first].id
+    assert began.pings == [_to_act(began)]
 
     # The board: a PNG once the gateway draws one, a plain message until then.
     board = discord.slash(CLEO, channel, "board")
@@ -176,11 +177,14 @@ def test_two_people_play_a_whole_game_in_a_channel_through_two_replicas(bots: Bo
     choose = random.Random(14)
     turn_message = began
     posts_before = len(rest.posts)
-    moves = forgeries = 0
+    moves = forgeries = passes = 0
+    old_menu: Message | None = None
+    old_player = ANN
+    stale_checked = False
     for _ in range(200):
         if "Game over" in turn_message.content:
             break
-        player = people[_turn_ping(turn_message)]
+        player = people[_to_act(turn_message)]
         menu = discord.click(player, turn_message, turn_message.button("My moves")["custom_id"])
         assert menu.ephemeral_for == player.id and menu.controls(), menu.content
         version = _version(bots, table_id)
@@ -192,8 +196,25 @@ def test_two_people_play_a_whole_game_in_a_channel_through_two_replicas(bots: Bo
             values = None if control["type"] == 2 else [control["options"][0]["value"]]
             forged = discord.click(other, menu, control["custom_id"], values)
             assert "made for seat" in forged.content, forged.content
+            unseated = discord.click(CLEO, menu, control["custom_id"], values)
+            assert "auth.not_seated" in unseated.content, unseated.content
             assert _version(bots, table_id) == version
             forgeries += 1
+        if old_menu is not None:
+            # A menu from before the last move is not played: it is refreshed instead.
+            control = old_menu.controls()[0]
+            values = None if control["type"] == 2 else [control["options"][0]["value"]]
+            stale = discord.click(old_player, old_menu, control["custom_id"], values)
+            assert stale.content.startswith("The table has moved on"), stale.content
+            assert _version(bots, table_id) == version
+            old_menu = None
+            stale_checked = True
+        if moves == 0:
+            # A second menu, opened now and left: it is used only after the next move.
+            old_menu = discord.click(
+                player, turn_message, turn_message.button("My moves")["custom_id"]
+            )
+            old_player = player
         while True:
             control = choose.choice(menu.controls())
             if control["type"] == 2:
@@ -211,6 +232,11 @@ def test_two_people_play_a_whole_game_in_a_channel_through_two_replicas(bots: Bo
         assert turn_message.channel_id == channel
         assert turn_message.content.startswith(f"**{player.name}** moved:")
         assert "\n> " in turn_message.content  # the move's events in words
+        if "Game over" not in turn_message.content:
+            # A ping when the turn passes; none while the mover goes on with its turn.
+            passed = _to_act(turn_message) != player.id
+            assert turn_message.pings == ([_to_act(turn_message)] if passed else [])
+            passes += passed
     else:
         pytest.fail("the game did not end")
 
@@ -222,7 +248,8 @@ def test_two_people_play_a_whole_game_in_a_channel_through_two_replicas(bots: Bo
     assert sorted(turn_message.pings) == sorted([ANN.id, BOB.id])
     over = discord.slash(ANN, channel, "play")
     assert over.content == "This game is over."
-    assert moves >= 4 and discord.sent > 2 * moves
+    assert stale_checked
+    assert moves >= 4 and passes >= 2 and discord.sent > 2 * moves
     served = [log.read_text().count('"discord.moved"') for log in bots.logs]
     assert all(count > 0 for count in served) and sum(served) == moves, served
 
