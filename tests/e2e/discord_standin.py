@@ -145,7 +145,8 @@ def _parts(content_type: str, body: bytes) -> tuple[dict[str, Any], list[bytes]]
     payload: dict[str, Any] = {}
     files: list[bytes] = []
     for part in parsed.iter_parts():
-        raw = part.get_payload(decode=True) or b""
+        raw = part.get_payload(decode=True)
+        assert isinstance(raw, bytes)
         if part.get_param("name", header="content-disposition") == "payload_json":
             payload = json.loads(raw)
         else:
