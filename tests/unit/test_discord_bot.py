@@ -17,6 +17,7 @@ from engines.core.game import menus
 from engines.core.messages import to_json
 from engines.core.play import Table
 from gateway.client import game_bot
+from services.config import Settings
 from services.discord.custom_ids import CustomId, parse
 from services.discord.menus import (
     BUTTON_LABEL,
@@ -40,6 +41,7 @@ from services.discord.words import (
     parse_options,
     turn_text,
 )
+from services.launcher import Launcher
 
 TABLE = "0123456789abcdef0123456789abcdef"
 
@@ -268,3 +270,20 @@ def test_a_signature_holds_only_for_the_key_the_body_and_a_fresh_timestamp() -> 
     assert not signature_holds(verify, signature, stamp, body, now + 301, 300)
     assert not signature_holds(verify, "zz", stamp, body, now, 300)
     assert not signature_holds(verify, signature, "soon", body, now, 300)
+
+
+def test_make_run_starts_the_bot_only_when_a_token_is_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.setenv("BW_GATEWAY_PORT", "8765")
+    children, _ = Launcher(Settings()).plan("redis://127.0.0.1:1/0")
+    assert "discord bot" not in [child.name for child in children]
+    monkeypatch.setenv("DISCORD_TOKEN", "a token")
+    monkeypatch.setenv("BW_DISCORD_PORT", "8123")
+    children, env = Launcher(Settings()).plan("redis://127.0.0.1:1/0")
+    bot = children[-1]
+    assert (bot.name, bot.argv[1:], bot.address) == (
+        "discord bot",
+        ["-m", "services.discord"],
+        "http://127.0.0.1:8123",
+    )
+    assert env["BW_URL"] == "http://127.0.0.1:8765"
