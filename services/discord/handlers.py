@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import aiohttp
 import hikari
 from hikari.api import special_endpoints
 
@@ -30,8 +31,10 @@ from services.discord.words import (
     bounded,
     final_text,
     games_text,
+    names_of,
     parse_options,
     turn_text,
+    with_names,
 )
 from services.logs import bind, get_logger
 
@@ -331,12 +334,13 @@ class Handlers:
         """Post in the table's channel what just happened, as every spectator may read it,
         then whose turn it is (a ping), or the final scores and the replay link."""
         page = await self.spectator.events(table_id, after=before)
+        table = await self.spectator.view(table_id, min_version=after)
+        names = names_of(table)
         lines = [
-            f"> {event['text']}"
+            f"> {with_names(event['text'], names)}"
             for event in page["events"]
             if event["version"] <= after and event.get("text")
         ]
-        table = await self.spectator.view(table_id, min_version=after)
         home = await self.homes.home(table_id)
         finished = bool((table.get("status") or {}).get("finished"))
         tail = (
@@ -354,7 +358,8 @@ class Handlers:
         channel = home.channel or str(interaction.channel_id)
         try:
             await self.post(channel, reply)
-        except hikari.HikariError:
+        except (hikari.HikariError, aiohttp.ClientError, TimeoutError):
+            # The move stands; only its announcement is lost (the next one says whose turn).
             log.exception("discord.post_failed", table_id=table_id, channel=channel)
 
 

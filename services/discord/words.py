@@ -7,6 +7,7 @@ Pure functions of JSON the gateway returned, so they are tested without Discord.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -20,10 +21,12 @@ __all__ = [
     "parse_options",
     "seat_label",
     "turn_text",
+    "with_names",
 ]
 
 MESSAGE_LIMIT = 2000  # characters in one Discord message
 _OPTIONS_LIMIT = 20
+_SEAT_WORDS = re.compile(r"\b[Ss]eat (\d+)\b")
 
 
 class OptionsError(ValueError):
@@ -77,6 +80,12 @@ def seat_label(seat: int, names: Mapping[int, str], users: Mapping[int, str]) ->
 def names_of(table: Mapping[str, Any]) -> dict[int, str]:
     """Seat → display name from a table read (``GET /v1/tables/{id}``)."""
     return {int(seat["seat"]): str(seat["name"]) for seat in table.get("seating") or ()}
+
+
+def with_names(text: str, names: Mapping[int, str]) -> str:
+    """An event's words with each "seat N" as that seat's display name: the channel knows
+    its players by name, not by seat number."""
+    return _SEAT_WORDS.sub(lambda found: names.get(int(found[1]), found[0]), text)
 
 
 def turn_text(table: Mapping[str, Any], users: Mapping[int, str]) -> str:

@@ -40,6 +40,7 @@ from services.discord.words import (
     final_text,
     parse_options,
     turn_text,
+    with_names,
 )
 from services.launcher import Launcher
 
@@ -246,6 +247,14 @@ def test_whose_turn_pings_discord_players_and_names_the_others() -> None:
         "  **Cy**: 5",
         "Replay: https://x/replay/t1",
     ]
+
+
+def test_event_words_name_the_seats() -> None:
+    names = {0: "Ann", 1: "Bob"}
+    said = "Game over: seat 0 and seat 1 won; Seat 1 draws; seat 7 waits; seats 10"
+    assert (
+        with_names(said, names) == "Game over: Ann and Bob won; Bob draws; seat 7 waits; seats 10"
+    )
 
 
 def test_a_long_text_keeps_whole_lines_within_one_message() -> None:
