@@ -235,11 +235,10 @@ class Discord:
     """Sends signed interactions to the bot's replicas, one after another in turn, and
     keeps what the bot answered."""
 
-    def __init__(self, urls: list[str], application_id: str, rest: RestStandIn) -> None:
+    def __init__(self, urls: list[str], application_id: str) -> None:
         self.key = SigningKey.generate()
         self.urls = urls
         self.application_id = application_id
-        self.rest = rest
         self.guild_id = snowflake()
         self.command_ids = {
             name: snowflake() for name in ("games", "open", "join", "board", "play")

@@ -42,7 +42,7 @@ class Bots:
 
 
 def _start_replica(
-    stack: Stack, discord: Discord, key: str, port: int, log: Path
+    stack: Stack, discord: Discord, rest_url: str, key: str, port: int, log: Path
 ) -> subprocess.Popen[bytes]:
     env = {
         **stack.env(),
@@ -50,7 +50,7 @@ def _start_replica(
         "DISCORD_APPLICATION_ID": APPLICATION_ID,
         "DISCORD_PUBLIC_KEY": discord.public_key,
         "BW_DISCORD_APP_KEY": key,
-        "BW_DISCORD_REST_URL": discord.rest.url,
+        "BW_DISCORD_REST_URL": rest_url,
         "BW_URL": stack.url,
         "BW_PUBLIC_URL": PUBLIC_URL,
         "BW_DISCORD_PORT": str(port),
@@ -70,10 +70,11 @@ def bots(stack: Stack, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Bot
     _, key = new_app(stack, "Discord bot")
     rest = RestStandIn().start()
     ports = [free_port(), free_port()]
-    discord = Discord([f"http://127.0.0.1:{port}" for port in ports], APPLICATION_ID, rest)
+    discord = Discord([f"http://127.0.0.1:{port}" for port in ports], APPLICATION_ID)
     logs = [tmp_path_factory.mktemp("discord") / f"replica-{n}.log" for n in range(2)]
     processes = [
-        _start_replica(stack, discord, key, p, log) for p, log in zip(ports, logs, strict=True)
+        _start_replica(stack, discord, rest.url, key, p, log)
+        for p, log in zip(ports, logs, strict=True)
     ]
     try:
         deadline = time.monotonic() + 60
@@ -117,7 +118,7 @@ def test_a_bad_signature_is_refused_with_401_and_a_ping_is_answered(bots: Bots) 
         answered = httpx.post(f"{url}/interactions", content=ping, headers=good)
         assert (answered.status_code, answered.json()) == (200, {"type": 1})
     forged = dict(good, **{"X-Signature-Ed25519": "00" * 64})
-    other_key = Discord(discord.urls, APPLICATION_ID, bots.rest).sign(ping)
+    other_key = Discord(discord.urls, APPLICATION_ID).sign(ping)
     stale = discord.sign(ping, timestamp=str(int(time.time()) - 3600))
     tampered = ping.replace(b'"1"', b'"2"')
     for body, headers in (

@@ -4,11 +4,15 @@ channel texts, and the signature check."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
-from typing import Any
+from typing import Any, cast
 
+import hikari
+import httpx
 import pytest
+from aiohttp import web
 from nacl.signing import SigningKey
 
 import engines
@@ -16,9 +20,10 @@ from engines.core.contract import TableConfig
 from engines.core.game import menus
 from engines.core.messages import to_json
 from engines.core.play import Table
-from gateway.client import game_bot
+from gateway.client import GatewayClient, game_bot
 from services.config import Settings
 from services.discord.custom_ids import CustomId, parse
+from services.discord.handlers import Handlers
 from services.discord.menus import (
     BUTTON_LABEL,
     BUTTONS_PER_ROW,
@@ -32,7 +37,9 @@ from services.discord.menus import (
     menu_rows,
     move_rows,
 )
-from services.discord.server import signature_holds
+from services.discord.replies import Reply
+from services.discord.server import make_bot, signature_holds, web_app
+from services.discord.settings import DiscordSettings
 from services.discord.words import (
     MESSAGE_LIMIT,
     OptionsError,
@@ -43,6 +50,8 @@ from services.discord.words import (
     with_names,
 )
 from services.launcher import Launcher
+from services.redis_server import free_port
+from tests.e2e.discord_standin import Discord, Message, User
 
 TABLE = "0123456789abcdef0123456789abcdef"
 
@@ -296,3 +305,46 @@ def test_make_run_starts_the_bot_only_when_a_token_is_set(monkeypatch: pytest.Mo
         "http://127.0.0.1:8123",
     )
     assert env["BW_URL"] == "http://127.0.0.1:8765"
+
+
+def test_a_board_picture_is_sent_back_as_the_responses_attachment() -> None:
+    """The whole HTTP path of one replica in process (hikari's multipart response
+    included); the gateway is a fake here: the e2e test has the real one."""
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(256))
+    discord = Discord(["http://127.0.0.1:0"], "1200")
+    ann = User("1100", "Ann")
+
+    def gateway(request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/v1/tables/t1/board.png" and "x-app-user" not in request.headers:
+            return httpx.Response(200, content=png, headers={"content-type": "image/png"})
+        return httpx.Response(
+            404, json={"code": "route.not_found", "message": "No.", "details": {}}
+        )
+
+    async def run() -> tuple[Message, Message]:
+        port = free_port()
+        discord.urls = [f"http://127.0.0.1:{port}"]
+        settings = DiscordSettings(token="t", public_key=discord.public_key, app_key="k")
+        bot = make_bot(settings)
+        http = httpx.AsyncClient(transport=httpx.MockTransport(gateway), base_url="http://gw")
+        app = GatewayClient("http://gw", http, {"X-App-Key": "k"})
+        handlers = Handlers(app, GatewayClient("http://gw", http), cast(Any, None), _no_post, "")
+        bot.set_listener(hikari.CommandInteraction, handlers.on_command)
+        runner = web.AppRunner(web_app(bot, settings))
+        await runner.setup()
+        await web.TCPSite(runner, "127.0.0.1", port).start()
+        try:
+            public = await asyncio.to_thread(discord.slash, ann, "42", "board", table="t1")
+            mine = await asyncio.to_thread(discord.slash, ann, "42", "board", table="t1", mine=True)
+        finally:
+            await runner.cleanup()
+            await http.aclose()
+        return public, mine
+
+    public, mine = asyncio.run(run())
+    assert public.files == [png] and public.ephemeral_for is None
+    assert "not available" in mine.content and mine.ephemeral_for == ann.id and not mine.files
+
+
+async def _no_post(channel: str, reply: Reply) -> None:
+    raise AssertionError(f"nothing is posted outside the response: {channel} {reply}")
