@@ -19,11 +19,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["ACTIONS", "CustomId", "parse"]
+__all__ = ["ACTIONS", "TABLE_ID", "CustomId", "parse"]
 
 ACTIONS = ("join", "play", "board", "kinds", "moves", "move")
 _TABLE_ACTIONS = ("join", "play", "board")
 _TABLE = r"[A-Za-z0-9_\-]{1,64}"
+# A table id as a person may type it in a slash command: it becomes part of a URL path.
+TABLE_ID = re.compile(rf"^{_TABLE}$")
 _PATTERN = re.compile(rf"^(?P<action>[a-z]+):(?P<table>{_TABLE})(?::(?P<rest>[0-9:]+))?$")
 MAX_LENGTH = 100
 

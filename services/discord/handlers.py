@@ -21,7 +21,7 @@ import hikari
 from hikari.api import special_endpoints
 
 from gateway.client import ApiFailure, GatewayClient
-from services.discord.custom_ids import CustomId, parse
+from services.discord.custom_ids import TABLE_ID, CustomId, parse
 from services.discord.homes import Homes
 from services.discord.menus import Button, Row, kinds_rows, menu_rows, move_rows
 from services.discord.replies import Reply, action_rows, respond
@@ -149,9 +149,11 @@ class Handlers:
         return self.app.acting_for(player_of(interaction.user))
 
     async def _table(self, interaction: hikari.CommandInteraction) -> str:
-        given = _option(interaction, "table")
+        given = str(_option(interaction, "table") or "").strip()
         if given:
-            return str(given).strip()
+            if not TABLE_ID.match(given):
+                raise NoTable(f"`{given[:64]}` is not a table id.")
+            return given
         found = await self.homes.table_of(str(interaction.channel_id))
         if found is None:
             raise NoTable(

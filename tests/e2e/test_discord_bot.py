@@ -149,6 +149,10 @@ def test_two_people_play_a_whole_game_in_a_channel_through_two_replicas(bots: Bo
     table_id = re.search(r"`([0-9a-f]{8,})`", opened.content)[1]  # type: ignore[index]
     assert f"<@{ANN.id}> opened a freunde table for 2" in opened.content
 
+    bad_table = discord.slash(ANN, channel, "play", table="../../v1/me/tables")
+    assert "is not a table id" in bad_table.content and bad_table.ephemeral_for == ANN.id
+    elsewhere = discord.slash(ANN, snowflake(), "play")
+    assert "This channel has no table" in elsewhere.content
     nobody_yet = discord.slash(ANN, channel, "play")
     assert "not_started" in nobody_yet.content and nobody_yet.ephemeral_for == ANN.id
 
