@@ -168,7 +168,8 @@ class Handlers:
 
     async def open(self, interaction: hikari.CommandInteraction) -> Reply:
         game = str(_option(interaction, "game") or "").strip()
-        seats = int(_option(interaction, "seats") or 2)
+        given = _option(interaction, "seats")
+        seats = 2 if given is None else int(given)
         options = parse_options(_option(interaction, "options"))
         created = await self._as(interaction).open_table(
             game, seats, name=display_name(interaction), options=options

@@ -151,6 +151,10 @@ def test_two_people_play_a_whole_game_in_a_channel_through_two_replicas(bots: Bo
         ANN, channel, "open", game="freunde", seats=2, options="round_limit=x y"
     )
     assert refused.ephemeral_for == ANN.id and "name=value" in refused.content
+    too_many = discord.slash(ANN, channel, "open", game="freunde", seats=5)
+    assert "seats.invalid" in too_many.content and too_many.ephemeral_for == ANN.id
+    unknown = discord.slash(ANN, channel, "open", game="chess", seats=2)
+    assert "game.not_found" in unknown.content
     opened = discord.slash(ANN, channel, "open", game="freunde", seats=2, options="round_limit=2")
     assert opened.ephemeral_for is None, opened.content
     table_id = re.search(r"`([0-9a-f]{8,})`", opened.content)[1]  # type: ignore[index]
