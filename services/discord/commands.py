@@ -14,9 +14,7 @@ from typing import Any
 import hikari
 from hikari.api import special_endpoints
 
-__all__ = ["COMMANDS", "command_builders"]
-
-COMMANDS = ("games", "open", "join", "board", "play")
+__all__ = ["command_builders"]
 
 _STRING = hikari.OptionType.STRING
 _INTEGER = hikari.OptionType.INTEGER
