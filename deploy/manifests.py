@@ -107,6 +107,11 @@ services:
     command: ["python", "-m", "services.projector"]
     deploy: {{replicas: 2}}
 
+  notifier:
+    <<: *boardwright
+    command: ["python", "-m", "services.notifier"]
+    deploy: {{replicas: 2}}
+
   gateway:
     <<: *boardwright
     command: ["python", "-m", "gateway", "--host", "0.0.0.0", "--port", "8000"]

@@ -26,6 +26,7 @@ from services.eventstore import (
     TableNotFound,
     connect,
 )
+from services.notifications import PlayerInbox, Webhooks
 from services.players import AppRegistry, PlayerTables
 from services.projector.lobby import Lobby
 from services.seating import RosterStore
@@ -57,6 +58,8 @@ class ReadStore:
         self.seating = RosterStore(redis, shards)
         self.apps = AppRegistry(redis)
         self.players = PlayerTables(redis)
+        self.inbox = PlayerInbox(redis, shards)
+        self.webhooks = Webhooks(redis)
         self.lobby = Lobby(redis)
         # Meta is written once at creation and never changes, so caching it is safe.
         self._meta: LRUCache[str, common_pb2.TableMeta] = LRUCache(maxsize=_META_CACHE)

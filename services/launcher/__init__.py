@@ -1,5 +1,5 @@
 """The local launcher behind ``make run``: Redis, one engine service per game, projector,
-gateway, and the Discord bot when ``DISCORD_TOKEN`` is set.
+notifier, gateway, and the Discord bot when ``DISCORD_TOKEN`` is set.
 
 Redis is ``REDIS_URL`` when set, else a private server with its data under
 ``.data/redis`` (kept between runs). Engine services listen on consecutive ports from
@@ -7,8 +7,8 @@ Redis is ``REDIS_URL`` when set, else a private server with its data under
 ``BW_GATEWAY_HOST:BW_GATEWAY_PORT`` (127.0.0.1:8000); the Discord bot on
 ``BW_DISCORD_HOST:BW_DISCORD_PORT`` (127.0.0.1:8100), talking to that gateway. The
 children run in their own sessions, so a Ctrl-C reaches only the launcher, which then
-stops them in order: the Discord bot, gateway, projector, engines, and Redis last. If any
-child dies on its own, the launcher stops the others and exits non-zero.
+stops them in order: the Discord bot, gateway, notifier, projector, engines, and Redis
+last. If any child dies on its own, the launcher stops the others and exits non-zero.
 """
 
 from __future__ import annotations
@@ -95,6 +95,7 @@ class Launcher:
             for game, addr in addrs.items()
         ]
         children.append(Child("projector", [python, "-m", "services.projector"], "", "process"))
+        children.append(Child("notifier", [python, "-m", "services.notifier"], "", "process"))
         gateway = f"{settings.gateway_host}:{settings.gateway_port}"
         children.append(
             Child(
