@@ -24,6 +24,8 @@ __all__ = [
     "app_webhook_secret_key",
     "app_webhooks_key",
     "command_field",
+    "discord_channel_key",
+    "discord_table_key",
     "engine_consumers_key",
     "player_feed_key",
     "player_notifications_key",
@@ -98,6 +100,17 @@ def app_delivery_index_key(app_id: str) -> str:
     """Sorted set: the app's delivery ids scored by creation (ms), for listing newest first
     and keeping only the newest."""
     return f"bw:app:{{{app_id}}}:deliveries:index"
+
+
+def discord_channel_key(channel_id: str) -> str:
+    """String: the table a Discord channel plays now (the Discord bot's ``/open`` sets it)."""
+    return f"bw:discord:channel:{channel_id}"
+
+
+def discord_table_key(table_id: str) -> str:
+    """Hash: a table's Discord home for the Discord bot: ``channel`` (where moves are
+    posted) and ``seat:<n>`` (the Discord user the bot seated there, to ping)."""
+    return f"bw:discord:table:{table_id}"
 
 
 def shard_of(table_id: str, shards: int) -> int:
