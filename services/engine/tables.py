@@ -31,7 +31,7 @@ from engines.core.control import Control, TableRules, fold_table
 from engines.core.hashchain import Salts
 from proto import common_pb2
 from services.engine.refusals import ensure_game
-from services.eventstore import EventStore, Head
+from services.eventstore import Appended, EventStore, Head
 from services.logs import get_logger
 
 __all__ = [
@@ -198,6 +198,23 @@ class TableLoader:
         later = await self.store.read(table_id, after=version)
         at = head if version == head.version else Head(version, b"")
         return self.remember(self._advanced(LoadedTable(identity, at, state, control), later))
+
+    def cached(self, table_id: str) -> LoadedTable | None:
+        """The state this process holds, possibly behind the log (another replica may
+        have appended since): only a write checked against its head may rely on it."""
+        return self._tables.get(table_id)
+
+    def remember_created(self, identity: TableIdentity, created: Appended) -> LoadedTable:
+        """Hold a table this process has just created: its identity and set-up state."""
+        self._identities[identity.meta.table_id] = identity
+        state, control = fold_table(
+            self.engine,
+            identity.rules,
+            self.engine.initial_state(),
+            Control.start(identity.meta.seats),
+            created.events,
+        )
+        return self.remember(LoadedTable(identity, created.head, state, control))
 
     def remember(self, loaded: LoadedTable) -> LoadedTable:
         self._tables[loaded.meta.table_id] = loaded

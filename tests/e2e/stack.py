@@ -1,5 +1,6 @@
 """The whole system as real processes on free loopback ports: one engine service per
-game, the projector, the scheduler and the gateway, against a Redis the caller provides.
+game, the projector, the scheduler, the notifier and the gateway, against a Redis the
+caller provides.
 
 Used by the end-to-end tests and by ``benchmarks/bench_e2e.py``.
 """
@@ -31,6 +32,8 @@ GENEROUS_LIMITS = {
     "BW_RATE_LIMIT_CREATE": "1000000/minute",
     "BW_STREAMS_PER_ADDRESS": "100000",
     "BW_MAX_STREAMS": "100000",
+    # The tests' webhook receivers listen on loopback.
+    "BW_WEBHOOK_ALLOW_LOOPBACK": "1",
 }
 
 
@@ -118,6 +121,7 @@ class Stack(Started):
                 "-m",
                 "services.scheduler",
             )
+        self._spawn("notifier", "-m", "services.notifier")
         self.ports = [free_port() for _ in range(self.gateways)]
         self.port = self.ports[0]
         for number, gateway_port in enumerate(self.ports):
