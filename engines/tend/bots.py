@@ -25,11 +25,12 @@ from google.protobuf.message import Message
 
 from engines.core.errors import RuleViolation
 from engines.core.rng import Rng
-from engines.tend.content import Feature, Option, content
+from engines.tend.content import TASKS, Card, Feature, Option, content
 from engines.tend.farm_area import animal_spots, cells, crop_spots
 from engines.tend.measures import holds, measure
 from engines.tend.scoring import final_score
 from engines.tend.state import Player, TendState
+from engines.tend.task_phase import awaiting_half
 
 __all__ = ["BOTS", "GreedyBot", "RandomBot", "kind_first", "worth"]
 
@@ -67,12 +68,105 @@ class _Bot:
 
 
 class RandomBot(_Bot):
-    """Random legal moves, kind first (see the module docstring)."""
+    """Random goals, purposeful steps (see the module docstring)."""
 
     name = "random"
 
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        rows = content().manifest.grid.rows
+        # Drawn once a game: the two tasks this player favours (its "calling", as the
+        # rulebook says; Elizabeth's is mining and fishing) and the order it fills its
+        # manifest rows in.
+        self._calling = frozenset(self._random.sample(TASKS, 2))
+        self._row_rank = dict(zip(self._random.sample(range(rows), rows), range(rows), strict=True))
+
     def choose(self, engine: Any, state: TendState, seat: int) -> Message:
-        return kind_first(self._legal(engine, state, seat), self._random)
+        legal = self._legal(engine, state, seat)
+        command = kind_first(legal, self._random)
+        kind = _kind(command)
+        same = [c for c in legal if _kind(c) == kind]
+        player = state.players[seat]
+        calling = self._calling
+        if kind == "spend":
+            return self._best(same, lambda c: _spend_wish(player, calling, c.spend))
+        if kind == "ship":
+            return self._first(same, lambda c: self._packing(c.ship.cells))
+        if self._random.random() >= 0.8:
+            return command
+        if kind in ("chop", "mine"):
+            return self._best(same, lambda c: getattr(c, kind).square // _SCRATCH_COLS)
+        if kind == "cast":
+            return self._best(same, lambda c: _AREAS.index(c.cast.area))
+        if kind == "choose_card":
+            return self._best(same, lambda c: _offers(_card(state, c.choose_card.slot), calling))
+        if kind == "choose_option":
+            card = content().cards[state.row[player.card]]
+            options = card.top if awaiting_half(state, player) == "top" else card.bottom
+            return self._best(
+                same, lambda c: _option_offers(options[c.choose_option.option], calling)
+            )
+        if kind == "choose_task":
+            return self._best(same, lambda c: c.choose_task.task in calling)
+        return command
+
+    def _best(self, commands: list[Message], key: Any) -> Message:
+        """One of the commands ``key`` ranks highest, at random among equals."""
+        top = max(key(c) for c in commands)
+        return self._random.choice([c for c in commands if key(c) == top])
+
+    def _first(self, commands: list[Message], key: Any) -> Message:
+        """One of the commands ``key`` ranks lowest, at random among equals."""
+        low = min(key(c) for c in commands)
+        return self._random.choice([c for c in commands if key(c) == low])
+
+    def _packing(self, cells: Sequence[int]) -> tuple[tuple[int, int], ...]:
+        """Where a placement sits in this player's filling order (earliest first)."""
+        cols = content().manifest.grid.cols
+        return tuple(sorted((self._row_rank[c // cols], c % cols) for c in cells))
+
+
+# The sheet parts each calling works towards (its tool, and for fishing its areas).
+_CALLING_FEATURES = {
+    "tend": frozenset({"farm_tools", "trellis", "chicken", "sheep", "cow"}),
+    "chop": frozenset({"hatchet"}),
+    "mine": frozenset({"pickaxe"}),
+    "fish": frozenset(
+        {"bridge", "fishing_rod", "angler_rod", "spinner_lure", "feather_lure", "worm_lure"}
+    ),
+}
+
+
+def _card(state: TendState, slot: int) -> Card:
+    return content().cards[state.row[slot]]
+
+
+def _option_offers(option: Option, calling: frozenset[str]) -> bool:
+    return any(e.kind == "task" and (e.name in calling or e.name == "any") for e in option)
+
+
+def _offers(card: Card, calling: frozenset[str]) -> bool:
+    return any(_option_offers(o, calling) for o in (*card.top, *card.bottom))
+
+
+def _spend_wish(player: Player, calling: frozenset[str], spend: Any) -> float:
+    """How much a player with ``calling`` wants this space: its calling's own sheet
+    parts first, then the rows it has gone furthest with."""
+    favoured = any(spend.feature in _CALLING_FEATURES[task] for task in calling)
+    return _row_share(player, spend.feature, spend.space) + favoured
+
+
+_SCRATCH_COLS = content().scratch.cols
+_AREAS = content().areas
+
+
+def _row_share(player: Player, feature_id: str, space: int) -> float:
+    """How much of its row (or unlined grid) a space's row has crossed already."""
+    feature = content().features[feature_id]
+    row = feature.row_of(space)
+    spaces = feature.row_spaces(row) if feature.lined else range(len(feature.spaces))
+    crossed = sum(1 for f, s in player.crossed if f == feature_id and s in spaces)
+    return crossed / len(spaces)
 
 
 # -- greedy --------------------------------------------------------------------------------

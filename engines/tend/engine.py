@@ -29,6 +29,7 @@ from engines.tend.setup import MAX_SEATS, set_up
 from engines.tend.stages import FLOW, seat_move
 from engines.tend.state import TendState
 from engines.tend.view import REDACTION, board, players, private
+from engines.tend.words import WORDS
 from proto import tend_pb2 as pb
 
 __all__ = ["ENGINE"]
@@ -138,4 +139,5 @@ ENGINE: Game[TendState, pb.Command, pb.Event] = Game(
     standing=standing,
     advance=advance,
     bots=BOTS,
+    wording=WORDS,
 )
