@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from google.protobuf.message import Message
@@ -29,7 +30,8 @@ from engines.tend.content import TASKS, Card, Feature, Option, content
 from engines.tend.farm_area import animal_spots, cells, crop_spots
 from engines.tend.measures import holds, measure
 from engines.tend.scoring import final_score
-from engines.tend.state import Player, TendState
+from engines.tend.scratch_off import remaining
+from engines.tend.state import Player, Scratch, TendState
 from engines.tend.task_phase import awaiting_half
 
 __all__ = ["BOTS", "GreedyBot", "RandomBot", "kind_first", "worth"]
@@ -185,9 +187,9 @@ _UNLOCK = {
     "buyback": 1.0,
 }
 _ACTION = {"tend": 2.0, "chop": 2.2, "mine": 2.4, "fish": 2.2, "any": 2.4}
-_RESHUFFLING = frozenset({"discard_neighbour", "move_animal"})
+_RESHUFFLING = frozenset({"move_animal"})
 # Moves whose outcome is drawn: the look-ahead averages a few draws of its own.
-_DRAWING = frozenset({"chop", "mine", "cast"})
+_DRAWING = frozenset({"chop", "mine", "cast", "discard_neighbour"})
 _LOOKAHEADS = tuple(Rng(b"tend-greedy-lookahead", "bot", n) for n in range(4))
 
 
@@ -287,17 +289,61 @@ def _card_value(state: TendState, player: Player) -> float:
     return value
 
 
-def _neighbours(player: Player) -> float:
+@lru_cache(maxsize=4096)
+def _supply(
+    woods: Scratch, mine: Scratch, areas: tuple[str, ...], dice: tuple[Any, ...]
+) -> dict[str, float]:
+    """How readily a player comes by each good, from what it can still reach: the goods
+    left under its woods and mine (the top halves count double), the fish of the tables
+    it may fish, and the harvests of its dice; 1.0 means "often"."""
+    seen: dict[str, float] = {}
+    for area, scratch in (("woods", woods), ("mine", mine)):
+        for top, weight in ((True, 1.0), (False, 0.5)):
+            for square in remaining(area, scratch, top):
+                if square.good:
+                    seen[square.good] = seen.get(square.good, 0.0) + weight
+    c = content()
+    for area in ("pond", *areas):
+        for row in c.tables[area].grid:
+            for fish in row:
+                if fish:
+                    seen[fish] = seen.get(fish, 0.0) + 0.4
+    for die in dice:
+        for face in c.dice[die.die].faces:
+            for good in face.harvest:
+                seen[good] = seen.get(good, 0.0) + 1.0
+    return {good: min(1.0, amount / 4) for good, amount in seen.items()}
+
+
+def _neighbours(state: TendState, player: Player) -> float:
+    """Boxes the cards beside the tracks may still cross, as likely as their goods are
+    to come by; alone every box is 3 points, at a table about 2."""
     cards = content().neighbour_cards
     tracks = content().neighbour_tracks
-    room = {"left": len(tracks["left"]) - player.track_left}
-    room["right"] = len(tracks["right"]) - player.track_right
+    supply = _supply(player.woods, player.mine, player.areas, player.dice)
+    # Half what a gift would bring: a card is only a chance, and a gifted card's side
+    # is refilled at the next neighbour phase.
+    per_box = 1.5 if state.seats == 1 else 1.0
     value = 0.0
-    for side in ("left", "right"):
+    for side, crossed in (("left", player.track_left), ("right", player.track_right)):
         card = player.card_beside(side)
-        if card and room[side]:
-            value += min(cards[card].bonus, room[side]) * (1.0 + 0.3 * len(cards[card].goods))
+        room = len(tracks[side]) - crossed
+        if card and room:
+            likely = max(supply.get(g, 0.1) for g in cards[card].goods)
+            value += min(cards[card].bonus, room) * per_box * likely
+        elif room and state.round < 12:
+            value += per_box * 0.5
     return value
+
+
+def _manifest_rows(player: Player) -> float:
+    """Manifest rows on their way to a bonus task: the fuller, the more (squared)."""
+    grid = content().manifest.grid
+    filled = [0] * grid.rows
+    for _, boxes in player.shipped:
+        for cell in boxes:
+            filled[cell // grid.cols] += 1
+    return sum(8.0 * (n / grid.cols) ** 2 for n in filled if n < grid.cols)
 
 
 def _in_hand(state: TendState, player: Player) -> float:
@@ -322,10 +368,15 @@ def worth(state: TendState, seat: int) -> float:
         + _sheet_progress(state, player)
         + _farm(state, player)
         + _in_hand(state, player)
-        + _neighbours(player)
+        + _neighbours(state, player)
+        + _manifest_rows(player)
         + upgrades
         + explored
     )
+
+
+def _swap_key(state: TendState, command: Any) -> tuple[int, str]:
+    return state.round, command.discard_neighbour.side
 
 
 class GreedyBot(_Bot):
@@ -333,12 +384,29 @@ class GreedyBot(_Bot):
 
     name = "greedy"
 
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        # The sides whose card it swapped this neighbour phase (round, side).
+        self._swapped: set[tuple[int, str]] = set()
+
     def choose(self, engine: Any, state: TendState, seat: int) -> Message:
         legal = self._legal(engine, state, seat)
-        # Swapping neighbour cards and moving animals never end a phase: a greedy player
-        # that found them always a little better would never stop.
-        useful = [c for c in legal if _kind(c) not in _RESHUFFLING]
+        # Moving animals never ends a phase, and a swapped card may be swapped again: a
+        # greedy player that found them always a little better would never stop. So it
+        # swaps each side's card at most once a neighbour phase, and never moves animals.
+        useful = [
+            c
+            for c in legal
+            if _kind(c) not in _RESHUFFLING
+            and (_kind(c) != "discard_neighbour" or _swap_key(state, c) not in self._swapped)
+        ]
         legal = useful or legal
+        chosen = self._best_of(engine, state, seat, legal)
+        if _kind(chosen) == "discard_neighbour":
+            self._swapped.add(_swap_key(state, chosen))
+        return chosen
+
+    def _best_of(self, engine: Any, state: TendState, seat: int, legal: list[Message]) -> Message:
         best: list[Message] = []
         best_value = float("-inf")
         for command in legal:

@@ -23,6 +23,7 @@ from engines.tend import (
 )
 from engines.tend.bots import BOTS
 from engines.tend.evolve import RECORDERS
+from engines.tend.picture import picture
 from engines.tend.rounds import advance
 from engines.tend.scoring import running_total
 from engines.tend.setup import MAX_SEATS, set_up
@@ -140,4 +141,5 @@ ENGINE: Game[TendState, pb.Command, pb.Event] = Game(
     advance=advance,
     bots=BOTS,
     wording=WORDS,
+    picture=picture,
 )
