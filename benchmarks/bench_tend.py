@@ -2,14 +2,19 @@
 bots reach, and how often each piece of reconstructed content is used.
 
 ``python -m benchmarks tend`` runs it alone. ``BW_TEND_USAGE_GAMES`` (default 1000) sets
-how many random games the content-usage counts play.
+how many random games the content-usage counts play. Run as a module it takes options::
+
+    python -m benchmarks.bench_tend --coverage 1000   # only the content usage
+    python -m benchmarks.bench_tend --scores          # only the bot scores
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import random
 import statistics
+import sys
 import time
 from collections import Counter
 from typing import Any
@@ -162,11 +167,20 @@ def _count(table: Table, used: dict[str, Counter[str]]) -> None:
             used["squares"][f"geode:{body.square}"] += 1
 
 
-def main() -> None:
-    _speed()
-    _scores()
-    _usage(int(os.environ.get("BW_TEND_USAGE_GAMES", "1000")))
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_tend")
+    parser.add_argument("--coverage", type=int, metavar="GAMES", help="only the content usage")
+    parser.add_argument("--scores", action="store_true", help="only the bot scores")
+    args = parser.parse_args(argv or [])
+    if args.coverage is None and not args.scores:
+        _speed()
+        _scores()
+        _usage(int(os.environ.get("BW_TEND_USAGE_GAMES", "1000")))
+    if args.scores:
+        _scores()
+    if args.coverage is not None:
+        _usage(args.coverage)
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

@@ -128,15 +128,28 @@ class RandomBot(_Bot):
         return tuple(sorted((self._row_rank[c // cols], c % cols) for c in cells))
 
 
-# The sheet parts each calling works towards (its tool, and for fishing its areas).
+# The sheet parts each calling works towards: its tool, the projects its goods fill, and
+# for fishing its areas; every calling likes the seasoned explorer.
 _CALLING_FEATURES = {
-    "tend": frozenset({"farm_tools", "trellis", "chicken", "sheep", "cow"}),
-    "chop": frozenset({"hatchet"}),
-    "mine": frozenset({"pickaxe"}),
+    "tend": frozenset(
+        {"farm_tools", "trellis", "chicken", "sheep", "cow", "farm_stand", "gold_badge"}
+    ),
+    "chop": frozenset({"hatchet", "wood_badge", "workshop"}),
+    "mine": frozenset({"pickaxe", "copper_badge", "platinum_badge", "well"}),
     "fish": frozenset(
-        {"bridge", "fishing_rod", "angler_rod", "spinner_lure", "feather_lure", "worm_lure"}
+        {
+            "bridge",
+            "fishing_rod",
+            "angler_rod",
+            "spinner_lure",
+            "feather_lure",
+            "worm_lure",
+            "silver_badge",
+            "smokehouse",
+        }
     ),
 }
+_EVERY_CALLING = frozenset({"seasoned_explorer"})
 
 
 def _card(state: TendState, slot: int) -> Card:
@@ -154,7 +167,9 @@ def _offers(card: Card, calling: frozenset[str]) -> bool:
 def _spend_wish(player: Player, calling: frozenset[str], spend: Any) -> float:
     """How much a player with ``calling`` wants this space: its calling's own sheet
     parts first, then the rows it has gone furthest with."""
-    favoured = any(spend.feature in _CALLING_FEATURES[task] for task in calling)
+    favoured = spend.feature in _EVERY_CALLING or any(
+        spend.feature in _CALLING_FEATURES[task] for task in calling
+    )
     return _row_share(player, spend.feature, spend.space) + favoured
 
 
@@ -294,11 +309,11 @@ def _supply(
     woods: Scratch, mine: Scratch, areas: tuple[str, ...], dice: tuple[Any, ...]
 ) -> dict[str, float]:
     """How readily a player comes by each good, from what it can still reach: the goods
-    left under its woods and mine (the top halves count double), the fish of the tables
-    it may fish, and the harvests of its dice; 1.0 means "often"."""
+    left under its woods and mine (the bottom halves, harder to reach, count a quarter),
+    the fish of the tables it may fish, and the harvests of its dice; 1.0 means "often"."""
     seen: dict[str, float] = {}
     for area, scratch in (("woods", woods), ("mine", mine)):
-        for top, weight in ((True, 1.0), (False, 0.5)):
+        for top, weight in ((True, 1.0), (False, 0.25)):
             for square in remaining(area, scratch, top):
                 if square.good:
                     seen[square.good] = seen.get(square.good, 0.0) + weight
@@ -337,13 +352,14 @@ def _neighbours(state: TendState, player: Player) -> float:
 
 
 def _manifest_rows(player: Player) -> float:
-    """Manifest rows on their way to a bonus task: the fuller, the more (squared)."""
+    """Manifest rows on their way to a bonus task: the fuller, the more (squared); a
+    completed row keeps its worth, so completing one is never a loss."""
     grid = content().manifest.grid
     filled = [0] * grid.rows
     for _, boxes in player.shipped:
         for cell in boxes:
             filled[cell // grid.cols] += 1
-    return sum(8.0 * (n / grid.cols) ** 2 for n in filled if n < grid.cols)
+    return sum(8.0 * (n / grid.cols) ** 2 for n in filled)
 
 
 def _in_hand(state: TendState, player: Player) -> float:
