@@ -1,14 +1,22 @@
 """Tend's bots: a random player and a greedy one, both choosing among the legal commands.
 
-- ``random`` picks a kind of move at random (choose a card, chop, ship, sell...), then
-  one command of that kind: a uniform pick over commands would mostly ship goods to
-  random boxes, since one good has many placements. It rarely finishes early and rarely
-  swaps neighbour cards, so its games reach every part of the rules.
+- ``random`` plays like a newcomer with a goal: it draws a "calling" for the game (two
+  of the four tasks it favours, as the rulebook speaks of a player's calling; Elizabeth
+  focuses on mining and fishing) and an order to fill its manifest rows in. Each step
+  it picks a kind of move at random (choose a card, chop, ship, sell...; a uniform pick
+  over commands would mostly ship goods to random boxes, since one good has many
+  placements), then mostly a command its goal prefers: cards and options offering its
+  tasks, squares deeper in the woods and mine, the farthest fishing area it has opened,
+  the sheet parts of its calling and then the rows it has gone furthest with, the
+  next free boxes of its manifest rows. It rarely finishes early and rarely swaps
+  neighbour cards, so its games still reach every part of the rules.
 - ``greedy`` looks one command ahead and takes the one that most raises its
   :func:`worth`: the points it would score now, plus what its sheets promise (progress
-  towards upgrades, badges and unlocks, the season objectives to come, crops and
-  animals, tasks and actions in hand). Ties are broken at random. It never swaps
-  neighbour cards or moves animals (moves that could go on for ever).
+  towards upgrades, badges and unlocks, manifest rows towards their bonus tasks, the
+  season objectives to come, crops and animals, tasks and actions in hand, neighbour
+  cards as likely as their goods are to come its way). Ties are broken at random. It
+  swaps a neighbour card at most once a side each neighbour phase (when a new draw is
+  worth more on average) and never moves animals (moves that could go on for ever).
 
 Bots are players, not rules: they use their own seeded ``random.Random``, and the
 greedy look-ahead decides with a fixed ``Rng`` of its own, so it never sees the table's
