@@ -118,13 +118,15 @@ def _panel(svg: Svg, player: dict[str, Any], x: float, y: float, w: float, h: fl
     score = player.get("score", {})
     svg.group(f"Seat {seat}")
     svg.text(x + 10, y + 20, f"Seat {seat}", size=14, font_weight="bold")
-    svg.text(
-        x + 70, y + 20,
-        f"{score.get('total', 0)} points · step {player.get('step', '')} · "
-        f"chop {player['sheets']['levels']['chop']} · mine {player['sheets']['levels']['mine']}",
-        size=11,
-    )  # fmt: skip
+    levels = player["sheets"]["levels"]
+    status = f"{score.get('total', 0)} points · chop {levels['chop']} · mine {levels['mine']}"
+    if w >= 320:
+        status += f" · step {player.get('step', '')}"
+    svg.text(x + 70, y + 20, status, size=11 if w >= 320 else 9)
     svg.end_group()
+    if w < 320:
+        _narrow(svg, player, x, y, w)
+        return
     cell = 13 * scale
     _farm(svg, player, x + 10, y + 30, cell)
     small = 10 * scale
@@ -135,6 +137,20 @@ def _panel(svg: Svg, player: dict[str, Any], x: float, y: float, w: float, h: fl
     _manifest(svg, player, x + 10, y + 40 + farm_h, small)
     grid = content().manifest.grid
     _sheet_notes(svg, player, x + 20 + grid.cols * small, y + 48 + farm_h, 10 * scale)
+
+
+def _narrow(svg: Svg, player: dict[str, Any], x: float, y: float, w: float) -> None:
+    """A panel for 5 to 8 seats: the farm above, woods, mine and manifest below it, then
+    a few lines of notes (a farm square of 13 leaves them room)."""
+    cell = min((w - 24) / content().farm.cols, 13.0)
+    _farm(svg, player, x + 12, y + 28, cell)
+    below = y + 36 + content().farm.rows * cell
+    small = 9.0
+    _scratch(svg, player, "woods", x + 12, below, small)
+    _scratch(svg, player, "mine", x + 20 + content().scratch.cols * small, below, small)
+    _manifest(svg, player, x + 28 + 2 * content().scratch.cols * small, below, small * 0.9)
+    notes = below + 22 + content().scratch.rows * small
+    _sheet_notes(svg, player, x + 12, notes, 7.0, short=True)
 
 
 def _farm(svg: Svg, player: dict[str, Any], x: float, y: float, cell: float) -> None:
@@ -255,7 +271,9 @@ def _neighbour(card: str) -> str:
     return f"{'/'.join(_name(g) for g in info.goods)} +{info.bonus}"
 
 
-def _sheet_notes(svg: Svg, player: dict[str, Any], x: float, y: float, size: float) -> None:
+def _sheet_notes(
+    svg: Svg, player: dict[str, Any], x: float, y: float, size: float, short: bool = False
+) -> None:
     """What the sheets unlocked, the neighbour tracks and the turn in hand, in words."""
     sheets = player["sheets"]
     neighbours = player["neighbours"]
@@ -272,6 +290,8 @@ def _sheet_notes(svg: Svg, player: dict[str, Any], x: float, y: float, size: flo
         f"coins {turn['coins']} · holding {', '.join(_name(g) for g in turn['holding']) or '-'}",
         f"stalls {score['stalls']} · objectives {score['objectives']}",
     ]
+    if short:
+        lines = [f"{lines[0]} · {lines[4]}", lines[5], lines[2], lines[7]]
     svg.group(f"Seat {player['seat']} sheets")
     for n, line in enumerate(lines):
         svg.text(x, y + n * (size + 3), line, size=max(6, int(size)))
