@@ -18,6 +18,7 @@ from typing import Any
 
 from engines.core.game import MoveWords
 from engines.tend.content import Option, content
+from engines.tend.resources import sell_price
 from engines.tend.state import TendState
 from engines.tend.task_phase import awaiting_half, card_in_hand
 from proto import tend_pb2 as pb
@@ -213,8 +214,6 @@ class TendWords:
             group = "Spend coins" if body.good == "coin" else f"Use the {_name(body.good)}"
             return MoveWords(group, f"Spend {what} on {_feature(body.feature, body.space)}")
         if isinstance(body, pb.Sell):
-            from engines.tend.resources import sell_price
-
             price = sell_price(state.players[seat], body.good)
             return MoveWords(
                 f"Use the {_name(body.good)}", f"Sell the {_name(body.good)} for {price} coins"
