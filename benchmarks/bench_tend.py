@@ -166,8 +166,10 @@ def _scores() -> None:
     for good in sorted(uses):
         said = ", ".join(f"{use} {n}" for use, n in uses[good].most_common())
         print(f"    {good:<17} {said}", flush=True)
-    never = sorted(g for g in content().goods if not set(uses.get(g, {})) - {"let go"})
-    print(f"  goods greedy players never put to use: {', '.join(never) or 'none'}", flush=True)
+    only_let_go = sorted(g for g in uses if not set(uses[g]) - {"let go"} and g in content().goods)
+    unseen = sorted(g for g in content().goods if g not in uses)
+    print(f"  goods greedy players only ever let go: {', '.join(only_let_go) or 'none'}")
+    print(f"  goods greedy players never gained: {', '.join(unseen) or 'none'}", flush=True)
     wins = 0
     greedy_scores: list[int] = []
     random_scores: list[int] = []
