@@ -15,7 +15,7 @@ import pytest
 
 import engines
 from proto import common_pb2, engine_pb2_grpc
-from tests.e2e.conftest import running_stack
+from tests.e2e.conftest import stack_on_own_redis
 from tests.e2e.helpers import finished_and_audited, run_cli
 from tests.e2e.stack import Stack
 
@@ -25,9 +25,10 @@ WAIT_S = 60.0
 
 
 @pytest.fixture(scope="module")
-def clock_stack(redis_url: str) -> Iterator[Stack]:
-    """A stack of its own: two scheduler replicas, and their logs read by the tests."""
-    yield from running_stack(redis_url, (GAME,), schedulers=2)
+def clock_stack() -> Iterator[Stack]:
+    """A stack on a Redis of its own: two scheduler replicas, and their logs read by the
+    tests (no other stack's scheduler may fire this stack's timeouts)."""
+    yield from stack_on_own_redis((GAME,), schedulers=2)
 
 
 @pytest.fixture

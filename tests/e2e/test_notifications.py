@@ -27,8 +27,7 @@ from typing import Any
 import httpx
 import pytest
 
-from services.redis_server import RedisServer, RedisServerError
-from tests.e2e.conftest import running_stack
+from tests.e2e.conftest import stack_on_own_redis
 from tests.e2e.stack import ROOT, Stack
 from tests.e2e.test_lobby_players import as_user, new_app, token
 from tests.webhook_receiver import Receiver
@@ -74,14 +73,7 @@ def receiver() -> Iterator[Receiver]:
 def notify_stack() -> Iterator[Stack]:
     """A stack on a Redis of its own: no other test's notifier shares its due deliveries
     (their retry settings differ)."""
-    try:
-        server = RedisServer().start()
-    except RedisServerError as error:
-        pytest.skip(f"no Redis available: {error}")
-    try:
-        yield from running_stack(server.url, ("freunde",), extra_env=WEBHOOK_ENV)
-    finally:
-        server.stop()
+    yield from stack_on_own_redis(("freunde",), extra_env=WEBHOOK_ENV)
 
 
 @pytest.fixture
