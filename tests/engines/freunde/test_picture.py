@@ -9,6 +9,7 @@ import xml.etree.ElementTree as ET
 from engines.core.play import fold
 from engines.freunde.content import OBJECTIVES
 from engines.freunde.engine import ENGINE
+from proto import freunde_pb2 as pb
 from tests.engines.freunde.positions import (
     GREEN,
     GREEN_FERTILIZER,
@@ -37,7 +38,7 @@ BAMBOO = {(1, 0): 2, (0, 1): 3, (1, -1): 1, (-1, 1): 4}
 CHANNELS = [((1, 0), (1, -1)), ((1, -1), (2, -1))]
 
 
-def _position() -> list:  # type: ignore[type-arg]
+def _position() -> list[pb.Event]:
     return [
         *started(2, hands=HANDS),
         *garden(PLOTS, BAMBOO, CHANNELS, chips={(1, 0): "enclosure"}),
@@ -47,7 +48,7 @@ def _position() -> list:  # type: ignore[type-arg]
     ]
 
 
-def _drawn(events: list, viewer: int | None) -> tuple[str, ET.Element]:  # type: ignore[type-arg]
+def _drawn(events: list[pb.Event], viewer: int | None) -> tuple[str, ET.Element]:
     svg = ENGINE.picture(ENGINE.view(fold(ENGINE, events), viewer))
     return svg, ET.fromstring(svg)
 
