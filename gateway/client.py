@@ -219,6 +219,19 @@ class GatewayClient:
         )
         return reply
 
+    async def board(
+        self, table_id: str, token: str | None = None, at: int | None = None, kind: str = "png"
+    ) -> bytes:
+        """The board picture (``kind`` ``png`` or ``svg``) as ``token``'s seat (or a
+        spectator) sees it, now or after the first ``at`` events."""
+        params = {} if at is None else {"at": at}
+        response = await self.http.get(
+            f"/v1/tables/{table_id}/board.{kind}", headers=_bearer(token), params=params
+        )
+        if response.status_code >= 400:
+            raise _failure(response)
+        return response.content
+
     async def audit(self, table_id: str) -> dict[str, Any]:
         reply: dict[str, Any] = await self._call("GET", f"/v1/tables/{table_id}/audit")
         return reply

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from gateway.api.routes import commands, events, games, health, history, me, seats, tables
+from gateway.api.routes import (
+    commands,
+    events,
+    games,
+    health,
+    history,
+    me,
+    pictures,
+    seats,
+    tables,
+)
 
 __all__ = ["api_router", "ops_router"]
 
@@ -18,6 +28,7 @@ api_router.include_router(me.router)
 api_router.include_router(commands.router)
 api_router.include_router(events.router)
 api_router.include_router(history.router)
+api_router.include_router(pictures.router)
 
 ops_router = APIRouter()
 ops_router.include_router(health.router)
