@@ -93,8 +93,8 @@ def test_freunde_pictures_show_each_caller_its_own_view_now_and_at_any_version(
                     assert svg == engine.picture(view_after(engine, events, at, who)), (at, who)
 
             # PNG: the documented size, now and at a version.
-            for at in (None, 2):
-                png = await client.board(tid, table.tokens[0], at=at)
+            for when in (None, 2):
+                png = await client.board(tid, table.tokens[0], at=when)
                 assert png_size(png) == (960, 640)
 
     asyncio.run(scenario())
