@@ -242,25 +242,28 @@ def _player(
         text_anchor="end",
         font_weight="bold",
     )
-    line = top + 38
+    line = top + 37
     bamboo = player.get("bamboo", {})
     bx = x + 4
-    svg.text(bx, line, "Bamboo", size=14)
-    bx += 62
+    svg.text(bx, line, "Bamboo", size=13)
+    bx += 58
     for colour in COLOURS:
-        svg.rect(bx, line - 12, 10, 14, rx=2, fill=_BAMBOO_FILL[colour])
-        svg.text(bx + 13, line, str(bamboo.get(colour, 0)), size=14, class_="eaten")
-        bx += 40
+        svg.rect(bx, line - 11, 9, 13, rx=2, fill=_BAMBOO_FILL[colour])
+        svg.text(bx + 12, line, str(bamboo.get(colour, 0)), size=13, class_="eaten")
+        bx += 36
+    svg.text(bx + 4, line, f"Channels {player.get('irrigation', 0)}", size=13)
     improvements = player.get("improvements", {})
     held = " ".join(f"{_LETTER[i]}{improvements.get(i, 0)}" for i in IMPROVEMENTS)
-    svg.text(bx + 6, line, f"Channels {player.get('irrigation', 0)} · {held}", size=14)
     kinds = player.get("hand_kinds", {})
     backs = " · ".join(f"{kinds.get(k, 0)} {k}" for k in KINDS)
-    svg.text(x + 4, line + 20, f"Holds {len(player.get('hand', []))}: {backs}", size=14)
+    svg.text(x + 4, line + 17, f"Chips {held}", size=13)
+    svg.text(x + 4, line + 34, f"Holds {len(player.get('hand', []))}: {backs}", size=13)
     claimed = player.get("claimed", [])
     done = ", ".join(f"{c.get('name', '?')} ({c.get('points', 0)})" for c in claimed)
-    most = max(1, int((room - 66) // 18))
-    text_lines(svg, x + 4, line + 40, f"Completed: {done or 'none'}", 42, most, class_="claimed")
+    most = max(1, int((room - 74) // 17))
+    text_lines(
+        svg, x + 4, line + 51, f"Completed: {done or 'none'}", 44, most, size=13, class_="claimed"
+    )
     svg.end_group()
 
 

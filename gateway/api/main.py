@@ -11,12 +11,13 @@ from gateway.api.routes import (
     health,
     history,
     me,
+    pages,
     pictures,
     seats,
     tables,
 )
 
-__all__ = ["api_router", "ops_router"]
+__all__ = ["api_router", "ops_router", "page_router"]
 
 # Each resource router carries the /v1 prefix itself, so route templates (in metrics and
 # logs) are the full paths.
@@ -32,3 +33,7 @@ api_router.include_router(pictures.router)
 
 ops_router = APIRouter()
 ops_router.include_router(health.router)
+
+# Pages for people (the replay page), outside the API's schema.
+page_router = APIRouter()
+page_router.include_router(pages.router)
