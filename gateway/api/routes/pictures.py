@@ -71,9 +71,16 @@ def _matches(if_none_match: str, etag: str) -> bool:
     return "*" in tags or etag in tags
 
 
-def _image(media_type: str, what: str) -> dict[int | str, dict[str, Any]]:
+_SVG_EXAMPLE = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="960" height="640" viewBox="0 0 960 640"'
+    ' font-family="DejaVu Sans, Arial, sans-serif">…</svg>'
+)
+
+
+def _image(media_type: str, what: str, example: str) -> dict[int | str, dict[str, Any]]:
+    media = {"schema": {"type": "string", "format": "binary"}, "example": example}
     return {
-        200: {"description": what, "content": {media_type: {"schema": {"type": "string"}}}},
+        200: {"description": what, "content": {media_type: media}},
         304: {"description": "Not modified: the `If-None-Match` ETag is still current"},
         **_ERRORS,
     }
@@ -82,7 +89,9 @@ def _image(media_type: str, what: str) -> dict[int | str, dict[str, Any]]:
 @router.get(
     "/tables/{table_id}/board.svg",
     response_class=Response,
-    responses=_image("image/svg+xml", "The board as SVG (960 x 640 for the kit's games)"),
+    responses=_image(
+        "image/svg+xml", "The board as SVG (960 x 640 for the kit's games)", _SVG_EXAMPLE
+    ),
     summary="The board as the caller may see it, drawn as SVG",
     description=(
         "Drawn from the caller's view (a seat token: that seat's view; none: the public one)"
@@ -99,7 +108,9 @@ async def board_svg(
 @router.get(
     "/tables/{table_id}/board.png",
     response_class=Response,
-    responses=_image("image/png", f"The board as a PNG {PNG_WIDTH} pixels wide"),
+    responses=_image(
+        "image/png", f"The board as a PNG {PNG_WIDTH} pixels wide", "(PNG bytes: 960 x 640)"
+    ),
     summary="The board as the caller may see it, drawn as PNG (for chat platforms)",
     description=(
         f"The same picture as `board.svg`, rendered {PNG_WIDTH} pixels wide (960 x 640 for"
