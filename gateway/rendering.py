@@ -23,7 +23,7 @@ from typing import Any
 
 from proto import common_pb2
 
-__all__ = ["render_redacted"]
+__all__ = ["event_out", "render_redacted"]
 
 
 def render_redacted(event: common_pb2.RedactedEvent) -> dict[str, Any]:
@@ -54,3 +54,13 @@ def render_redacted(event: common_pb2.RedactedEvent) -> dict[str, Any]:
 
 def _base64(data: bytes) -> str:
     return base64.b64encode(data).decode()
+
+
+# What EventOut renders for the keys render_redacted leaves out.
+_ABSENT = {"seed_revealed": None, "salt": None, "seat_payload": None}
+
+
+def event_out(event: common_pb2.RedactedEvent) -> dict[str, Any]:
+    """The event as ``EventOut`` renders it (every field, ``null`` where absent), built
+    without the model for the command path."""
+    return {**_ABSENT, **render_redacted(event)}

@@ -11,10 +11,12 @@ from gateway.api.routes import (
     health,
     history,
     me,
+    notifications,
     pages,
     pictures,
     seats,
     tables,
+    webhooks,
 )
 
 __all__ = ["api_router", "ops_router", "page_router"]
@@ -26,6 +28,8 @@ api_router.include_router(games.router)
 api_router.include_router(tables.router)
 api_router.include_router(seats.router)
 api_router.include_router(me.router)
+api_router.include_router(notifications.router)
+api_router.include_router(webhooks.router)
 api_router.include_router(commands.router)
 api_router.include_router(events.router)
 api_router.include_router(history.router)

@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["ClaimIn", "CommandIn", "RenameIn", "StartIn", "TableCreate"]
+__all__ = ["ClaimIn", "CommandIn", "RenameIn", "StartIn", "TableCreate", "WebhookIn"]
 
 COMMAND_ID_PATTERN = r"^[A-Za-z0-9._:\-]{1,128}$"
 # A display name: printable, not blank (checked again by services.seating.valid_name).
@@ -114,3 +114,19 @@ class CommandIn(BaseModel):
         description="Optional: must be the seat of the bearer token when given.",
     )
     command: dict[str, Any]
+
+
+class WebhookIn(BaseModel):
+    """A URL the app's deliveries are POSTed to."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"url": "https://bot.example.com/boardwright"}]},
+    )
+
+    url: str = Field(
+        min_length=8,
+        max_length=2000,
+        pattern=r"^[hH][tT][tT][pP][sS]?://",
+        description="http:// or https://; never a loopback, private or reserved address.",
+    )

@@ -2,6 +2,10 @@
 
 Execute, after ARCHITECTURE.md › "One command, end to end":
 
+0. a table this process holds is decided on the held state and appended against its
+   head straight away (one round trip): the append script checks the head and the
+   command id, so a stale state is a conflict, after which the steps below run; so does
+   anything that is not an append (a refusal must be decided on the current state);
 1. what the command path needs is read in one round trip (:meth:`EventStore.lookup`):
    the head, the table's game (another game's table is refused, and nothing is written
    to it), and the first outcome of this seat's command id: the same command gets that
@@ -40,7 +44,7 @@ from engines.core.options import OptionError, resolve_options
 from engines.core.rng import Rng
 from proto import common_pb2, engine_pb2
 from services.engine.refusals import BadRequest, WrongGame, ensure_game, seat_refusal
-from services.engine.tables import LoadedTable, TableLoader
+from services.engine.tables import LoadedTable, TableIdentity, TableLoader
 from services.eventstore import (
     Appended,
     CommandApplied,
@@ -144,6 +148,8 @@ class CommandHandler:
             events=setup,
         )
         appended = await self.store.create_table(meta, seed, stored)
+        # The first command then needs no read of meta, seed, snapshot or log.
+        self.tables.remember_created(TableIdentity(meta, seed), appended)
         with bind(table_id=table_id, version=appended.last_version):
             log.info("table.created", game=info.game, seats=request.seats, options=options)
         return engine_pb2.CreateTableResponse(meta=meta, version=appended.last_version)
@@ -163,7 +169,8 @@ class CommandHandler:
         if response.WhichOneof("result") == "accepted":
             accepted = response.accepted
             with bind(version=accepted.version):
-                log.info(
+                # At debug: one line per command is the service's busiest output.
+                log.debug(
                     "command.accepted",
                     events=len(accepted.events),
                     duplicate=accepted.duplicate,
@@ -184,6 +191,11 @@ class CommandHandler:
         if not _COMMAND_ID.match(envelope.command_id):
             return _refused(codes.COMMAND_MALFORMED(reason=_COMMAND_ID_RULE))
         key = CommandKey.of(envelope)
+        cached = self.tables.cached(table_id)
+        if cached is not None:
+            settled = await self._on_cached(envelope, key, cached)
+            if settled is not None:
+                return settled
         try:
             found = await self.store.lookup(table_id, key)
             if found.head is None:
@@ -243,6 +255,38 @@ class CommandHandler:
         return _rejected(
             codes.VERSION_CONFLICT.code, "The table kept changing; send the command again."
         )
+
+    async def _on_cached(
+        self, envelope: common_pb2.CommandEnvelope, key: CommandKey, cached: LoadedTable
+    ) -> engine_pb2.ExecuteResponse | None:
+        """The common case in one round trip: decide on the cached state and append against
+        its head, skipping the lookup. The append script checks the head and the command id
+        itself, so a stale cache is a conflict (nothing written) and a command id seen
+        before gets its first outcome. Anything but an append is left to the full path
+        (``None``): a refusal must be decided on the current state and recorded there."""
+        if envelope.HasField("expected_version") and envelope.expected_version != cached.version:
+            return None
+        if seat_refusal(cached.meta.seats, envelope.seat) is not None:
+            return None
+        try:
+            command = self._parse_command(envelope.payload)
+            events = self.engine.decide(
+                cached.state,
+                command,
+                envelope.seat,
+                Rng(cached.identity.seed, envelope.table_id, cached.version),
+            )
+        except Exception:
+            # Malformed, refused by the rules, or a rules bug: the full path decides again
+            # on the current state, records the refusal or reports the bug.
+            return None
+        try:
+            return await self._append(envelope, key, command, cached, events)
+        except VersionConflict:
+            self.tables.forget(envelope.table_id)
+            return None
+        except TableNotFound:
+            return _refused(codes.TABLE_NOT_FOUND())
 
     def _parse_command(self, payload: bytes) -> Message:
         """The game's command in ``payload``. Fields the game does not know are dropped, so

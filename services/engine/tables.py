@@ -31,7 +31,7 @@ from engines.core.hashchain import Salts
 from engines.core.play import fold_stored
 from proto import common_pb2
 from services.engine.refusals import ensure_game
-from services.eventstore import EventStore, Head
+from services.eventstore import Appended, EventStore, Head
 from services.logs import get_logger
 
 __all__ = [
@@ -170,6 +170,17 @@ class TableLoader:
         later = await self.store.read(table_id, after=version)
         at = head if version == head.version else Head(version, b"")
         return self.remember(self._advanced(LoadedTable(identity, at, state), later))
+
+    def cached(self, table_id: str) -> LoadedTable | None:
+        """The state this process holds, possibly behind the log (another replica may
+        have appended since): only a write checked against its head may rely on it."""
+        return self._tables.get(table_id)
+
+    def remember_created(self, identity: TableIdentity, created: Appended) -> LoadedTable:
+        """Hold a table this process has just created: its identity and set-up state."""
+        self._identities[identity.meta.table_id] = identity
+        state = fold_stored(self.engine, self.engine.initial_state(), created.events)
+        return self.remember(LoadedTable(identity, created.head, state))
 
     def remember(self, loaded: LoadedTable) -> LoadedTable:
         self._tables[loaded.meta.table_id] = loaded

@@ -60,10 +60,12 @@ from services.eventstore import (
     Keys,
     LobbyKeys,
     NotDurable,
+    ScriptCall,
     ShardKeys,
     StreamTrimmer,
     TableNotFound,
     forget_idle_consumers,
+    run_scripts,
 )
 from services.eventstore.durability import Waits, waits_for
 from services.logs import bind, get_logger
@@ -127,6 +129,15 @@ def render(
         seats=tuple(canonical_json(engine.view(state, seat)) for seat in range(meta.seats)),
         finished=outcome.finished,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class _Write:
+    """Read models to write for one table."""
+
+    keys: Keys
+    game: str
+    models: ReadModels
 
 
 @dataclass(frozen=True, slots=True)
@@ -294,20 +305,30 @@ class Projector:
             newest[table_id] = max(newest.get(table_id, 0), version)
             feed_events[table_id].append(common_pb2.StoredEvent.FromString(fields[b"e"]))
             self.last_event_ms = max(self.last_event_ms, feed_events[table_id][-1].time_ms)
+        stored = await self._stored_versions(list(newest))
+        writes: list[_Write] = []
         for table_id, version in newest.items():
             with bind(table_id=table_id, version=version):
                 try:
-                    await self.project(table_id, games[table_id], version, feed_events[table_id])
+                    models = await self._advance(
+                        table_id, games[table_id], version, stored[table_id], feed_events[table_id]
+                    )
                 except TableNotFound:
                     log.warning("projector.table_missing")
+                    continue
                 except engines.UnknownGame:
                     log.error("projector.unknown_game", game=games[table_id])
+                    continue
                 except RedisError:
                     raise
                 except Exception:
                     # One table's broken view must not stop every other table's; its next
                     # event finds the gap and tries again from the log.
                     log.exception("projector.table_failed")
+                    continue
+            if models is not None:
+                writes.append(_Write(self.store.keys(table_id), games[table_id], models))
+        await self._write_all(writes)
         for game in sorted(set(games.values())):
             await self._lobby_durable(game)
         await self.redis.xack(stream, self.group, *[entry_id for entry_id, _ in entries])
@@ -321,10 +342,32 @@ class Projector:
         known: Sequence[common_pb2.StoredEvent] = (),
     ) -> bool:
         """Write the table's read models at ``target`` unless they are there already."""
-        keys = self.store.keys(table_id)
-        stored = int(await self.redis.hget(keys.view("status"), "version") or 0)
-        if target <= stored:
+        stored = await self._stored_versions([table_id])
+        models = await self._advance(table_id, game, target, stored[table_id], known)
+        if models is None:
             return False
+        return await self.write(self.store.keys(table_id), game, models)
+
+    async def _stored_versions(self, table_ids: Sequence[str]) -> dict[str, int]:
+        """The version each table's read models are at (0: none yet), in one round trip."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for table_id in table_ids:
+                pipe.hget(self.store.keys(table_id).view("status"), "version")
+            replies = await pipe.execute()
+        return {t: int(v or 0) for t, v in zip(table_ids, replies, strict=True)}
+
+    async def _advance(
+        self,
+        table_id: str,
+        game: str,
+        target: int,
+        stored: int,
+        known: Sequence[common_pb2.StoredEvent],
+    ) -> ReadModels | None:
+        """The read models at ``target`` (None when those ``stored`` are there already),
+        folded on from the state held for the stored version."""
+        if target <= stored:
+            return None
         engine = self.engine(game)
         folded = self._cache.get(table_id)
         if folded is None or folded.version != stored:
@@ -341,21 +384,41 @@ class Projector:
         reached = later[-1].version if later else folded.version
         folded = _Folded(folded.meta, reached, state)
         self._cache[table_id] = folded
-        return await self.write(keys, game, render(engine, folded.meta, state, reached))
+        return render(engine, folded.meta, state, reached)
 
     async def write(self, keys: Keys, game: str, models: ReadModels) -> bool:
-        """Lobby first, then the views in one script; each only moves forward. A finished
-        table's hot keys start to expire (see :mod:`services.projector.retention`)."""
-        seats = len(models.seats)
-        expire_at = self.retention.deadline() if models.finished else None
-        await self.lobby.record(game, models.status, expire_at_ms=expire_at)
-        written = await self._write_views(
-            keys=keys.views(seats),
-            args=[models.version, models.status, models.public, *models.seats],
+        """Write one table's read models (see :meth:`_write_all`)."""
+        return (await self._write_all([_Write(keys, game, models)]))[0]
+
+    async def _write_all(self, writes: Sequence[_Write]) -> list[bool]:
+        """Lobby entries first, then each table's views by one script; each only moves
+        forward. A finished table's hot keys start to expire (see
+        :mod:`services.projector.retention`). One pipeline for the lobby, one for the
+        views: a batch of tables costs two round trips, and the views are never written
+        before their lobby entry, on a cluster too."""
+        expiring = [self.retention.deadline() if w.models.finished else None for w in writes]
+        await run_scripts(
+            self.redis,
+            [
+                self.lobby.record_call(w.game, w.models.status, expire_at_ms=at)
+                for w, at in zip(writes, expiring, strict=True)
+            ],
         )
-        if expire_at is not None:
-            await self.retention.expire(keys, seats, expire_at)
-        return bool(written)
+        written = await run_scripts(
+            self.redis,
+            [
+                ScriptCall(
+                    self._write_views,
+                    w.keys.views(len(w.models.seats)),
+                    [w.models.version, w.models.status, w.models.public, *w.models.seats],
+                )
+                for w in writes
+            ],
+        )
+        for w, at in zip(writes, expiring, strict=True):
+            if at is not None:
+                await self.retention.expire(w.keys, len(w.models.seats), at)
+        return [bool(done) for done in written]
 
     async def _lobby_durable(self, game: str) -> None:
         """Wait until the lobby's writes so far are durable (raises NotDurable)."""

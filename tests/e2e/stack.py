@@ -1,5 +1,5 @@
 """The whole system as real processes on free loopback ports: one engine service per
-game, the projector and the gateway, against a Redis the caller provides.
+game, the projector, the notifier and the gateway, against a Redis the caller provides.
 
 Used by the end-to-end tests and by ``benchmarks/bench_e2e.py``.
 """
@@ -31,6 +31,8 @@ GENEROUS_LIMITS = {
     "BW_RATE_LIMIT_CREATE": "1000000/minute",
     "BW_STREAMS_PER_ADDRESS": "100000",
     "BW_MAX_STREAMS": "100000",
+    # The tests' webhook receivers listen on loopback.
+    "BW_WEBHOOK_ALLOW_LOOPBACK": "1",
 }
 
 
@@ -110,6 +112,7 @@ class Stack(Started):
             port = addr.rsplit(":", 1)[1]
             self._spawn(f"engine-{game}", "-m", "services.engine", "--game", game, "--port", port)
         self._spawn("projector", "-m", "services.projector")
+        self._spawn("notifier", "-m", "services.notifier")
         self.ports = [free_port() for _ in range(self.gateways)]
         self.port = self.ports[0]
         for number, gateway_port in enumerate(self.ports):

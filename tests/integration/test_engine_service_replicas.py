@@ -31,6 +31,7 @@ from tests.integration.test_engine_service_support import (
     envelope,
     open_host,
     play_with_bots,
+    scripted_game,
 )
 
 pytestmark = [pytest.mark.anyio, pytest.mark.integration]
@@ -279,6 +280,41 @@ async def test_views_agree_between_replicas_after_each_command(
             )
             views = [await host.view(engine_pb2.ViewRequest(table_id=table_id)) for host in (a, b)]
             assert views[0] == views[1]
+    finally:
+        await a.store.redis.aclose()
+        await b.store.redis.aclose()
+
+
+async def test_a_replica_behind_the_log_takes_the_current_version_and_no_lookup_when_current(
+    redis_url: str, table_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A holds the table as it created it; B appends. A's next command, sent against the
+    version B made, is decided on the current state (no stale conflict); a command on a
+    state A holds current costs no lookup, and a repeated id still gets its first outcome."""
+    a = await open_host(redis_url)
+    b = await open_host(redis_url)
+    try:
+        created = await a.create_table(create_request(table_id))
+        (seat0, first), (seat1, second) = scripted_game(table_id)[:2]
+        by_b = await b.execute(envelope(table_id, "b-1", seat0, first, created.version))
+        assert by_b.HasField("accepted")
+        by_a = await a.execute(envelope(table_id, "a-1", seat1, second, by_b.accepted.version))
+        assert by_a.HasField("accepted"), by_a.rejected
+        assert by_a.accepted.version > by_b.accepted.version
+        lookups: list[str] = []
+        real_lookup = a.store.lookup
+
+        async def counted(table: str, command: CommandKey) -> Any:
+            lookups.append(table)
+            return await real_lookup(table, command)
+
+        monkeypatch.setattr(a.store, "lookup", counted)
+        (seat2, third) = scripted_game(table_id)[2]
+        by_a_again = await a.execute(envelope(table_id, "a-2", seat2, third))
+        assert by_a_again.HasField("accepted") and lookups == []
+        repeated = await a.execute(envelope(table_id, "a-2", seat2, third))
+        assert repeated.accepted.duplicate
+        assert repeated.accepted.version == by_a_again.accepted.version
     finally:
         await a.store.redis.aclose()
         await b.store.redis.aclose()
