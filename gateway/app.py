@@ -7,10 +7,12 @@ from contextlib import asynccontextmanager
 
 import structlog
 from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
 from gateway.api.deps import Gateway
-from gateway.api.main import api_router, ops_router
+from gateway.api.main import api_router, ops_router, page_router
+from gateway.api.routes.pages import STATIC
 from gateway.engines import GameBackends
 from gateway.errors import install_error_handlers
 from gateway.live import SharedCalls, StreamSlots, live_players, live_tables
@@ -77,6 +79,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_error_handlers(app)
     app.include_router(api_router)
     app.include_router(ops_router)
+    app.include_router(page_router)
+    # The replay page's script and style sheet (gateway/static), served by the gateway itself.
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
     # Added innermost first: the request log wraps the rate limit, which wraps the body limit.
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.add_middleware(RateLimit)

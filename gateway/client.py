@@ -116,8 +116,12 @@ class GatewayClient:
             raise _failure(response)
         return response.json()
 
-    async def _bytes(self, path: str, params: dict[str, Any] | None = None) -> bytes:
-        response = await self.http.get(path, headers=self.headers, params=params)
+    async def _bytes(
+        self, path: str, params: dict[str, Any] | None = None, token: str | None = None
+    ) -> bytes:
+        response = await self.http.get(
+            path, headers={**self.headers, **_bearer(token)}, params=params
+        )
         if response.status_code >= 400:
             raise _failure(response)
         return response.content
@@ -247,10 +251,17 @@ class GatewayClient:
         )
         return reply
 
+    async def board(
+        self, table_id: str, token: str | None = None, at: int | None = None, kind: str = "png"
+    ) -> bytes:
+        """The board picture (``kind`` ``png`` or ``svg``) as ``token``'s seat (or the
+        caller this client is) sees it, now or after the first ``at`` events."""
+        params = None if at is None else {"at": at}
+        return await self._bytes(f"/v1/tables/{table_id}/board.{kind}", params, token)
+
     async def board_png(self, table_id: str, at: int | None = None) -> bytes:
         """The table drawn as the caller may see it (``board.png``), now or at version ``at``."""
-        params = None if at is None else {"at": at}
-        return await self._bytes(f"/v1/tables/{table_id}/board.png", params)
+        return await self.board(table_id, at=at)
 
     async def my_tables(self) -> dict[str, Any]:
         """The caller's tables, those where it is to act first (``GET /v1/me/tables``)."""

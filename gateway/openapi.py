@@ -47,6 +47,8 @@ _OPEN_TO_ALL = {
     ("get", "/v1/tables/{table_id}/replay"),
     ("get", "/v1/tables/{table_id}/audit"),
     ("get", "/v1/tables/{table_id}/export"),
+    ("get", "/v1/tables/{table_id}/board.svg"),
+    ("get", "/v1/tables/{table_id}/board.png"),
     ("post", "/v1/tables/{table_id}/seats"),
 }
 _APP_USER = {

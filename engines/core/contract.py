@@ -135,3 +135,8 @@ class Engine(Protocol, Generic[S, C, E]):
     def describe_event(self, event: E, viewer: int | None) -> str:
         """An event in one line, as ``viewer`` may see it (pass it redacted)."""
         ...
+
+    def picture(self, view: dict[str, Any]) -> str:
+        """The table as an SVG document, drawn from ``view`` alone (see
+        ``engines.core.picture``), so it shows no more than that view does."""
+        ...

@@ -5,16 +5,39 @@ A picture is drawn from what a viewer may see (the view envelope of
 does not. :class:`Svg` is the small writer every game's drawing uses (escaped text,
 shapes, hexagons); :func:`plain_picture` is the kit's fallback for a game that draws
 nothing of its own: the players, their scores and whose turn it is.
+
+The drawing helpers every game shares live here once: seat colours, a heading (the
+game, its stage and whose turn it is), hex cells laid out to fit a box, the edge two
+hexes share, labelled boxes and legends. Pictures are drawn at :data:`WIDTH` x
+:data:`HEIGHT` (960 x 640), readable at a chat embed's size; shapes a test or a screen
+reader looks for carry a ``class`` naming what they are ("plot", "bamboo", "worker").
 """
 
 from __future__ import annotations
 
 import math
+import textwrap
 from collections.abc import Sequence
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
-__all__ = ["Svg", "plain_picture"]
+__all__ = [
+    "HEIGHT",
+    "WIDTH",
+    "HexLayout",
+    "Svg",
+    "heading",
+    "label_box",
+    "legend",
+    "plain_picture",
+    "seat_colour",
+    "seat_name",
+    "text_lines",
+    "title_case",
+]
+
+WIDTH = 960
+HEIGHT = 640
 
 
 def _attrs(attributes: dict[str, Any]) -> str:
@@ -68,9 +91,10 @@ class Svg:
             f"{escape(words)}</text>"
         )
 
-    def group(self, title: str) -> None:
+    def group(self, title: str, **attributes: Any) -> None:
         """Start a group named ``title`` (tests and screen readers find elements by it)."""
-        self._parts.append(f"<g>{'' if not title else f'<title>{escape(title)}</title>'}")
+        named = "" if not title else f"<title>{escape(title)}</title>"
+        self._parts.append(f"<g{_attrs(attributes)}>{named}")
 
     def end_group(self) -> None:
         self._parts.append("</g>")
@@ -82,16 +106,144 @@ class Svg:
 def plain_picture(view: dict[str, Any], title: str) -> str:
     """The players, scores and whose turn it is, for a game without its own drawing."""
     players = view.get("players", [])
-    svg = Svg(640, 120 + 40 * len(players))
-    svg.text(24, 44, title, size=26, font_weight="bold")
-    status = "Game over" if view.get("finished") else f"Stage: {view.get('stage', '')}"
-    svg.text(24, 76, status, size=16)
+    svg = Svg(WIDTH, HEIGHT)
+    heading(svg, view, title)
     to_act = set(view.get("to_act", []))
-    for row, player in enumerate(players):
+    for row, player in enumerate(players[:12]):
         seat = player.get("seat", row)
-        y = 120 + 40 * row
+        y = 130 + 40 * row
         marker = "▶ " if seat in to_act else ""
         score = player.get("score", "")
-        svg.text(24, y, f"{marker}Seat {seat}", size=18)
-        svg.text(320, y, f"{score}", size=18)
+        svg.text(24, y, f"{marker}{seat_name(seat, view)}", size=20)
+        svg.text(320, y, f"{score}", size=20)
     return svg.document()
+
+
+# -- shared drawing helpers -----------------------------------------------------------------
+
+# Eight colours told apart by most readers, colour-blind ones included (Okabe-Ito, darkened
+# a little so white text on them stays readable).
+_SEAT_COLOURS = (
+    "#d55e00", "#0072b2", "#009e73", "#cc79a7",
+    "#b8860b", "#56b4e9", "#6a3d9a", "#555555",
+)  # fmt: skip
+
+
+def seat_colour(seat: int) -> str:
+    """The colour a seat's pieces are drawn in, the same in every game's picture."""
+    return _SEAT_COLOURS[seat % len(_SEAT_COLOURS)]
+
+
+def seat_name(seat: int, view: dict[str, Any]) -> str:
+    """``Seat 2``, or ``You (seat 2)`` in the picture of that seat's own view."""
+    return f"You (seat {seat})" if view.get("viewer") == seat else f"Seat {seat}"
+
+
+def title_case(ident: str) -> str:
+    """A content id as a person reads it: ``well_house`` -> ``Well House``."""
+    return " ".join(word.capitalize() for word in ident.split("_") if word)
+
+
+def heading(svg: Svg, view: dict[str, Any], title: str, detail: str = "") -> None:
+    """The game's name and ``detail`` on the first line; whose turn it is (or that the
+    game is over) on the second, named the same way in every game."""
+    svg.text(20, 36, title, size=26, font_weight="bold")
+    if detail:
+        svg.text(32 + 17 * len(title), 36, detail, size=18, fill="#444")
+    to_act = view.get("to_act", [])
+    if view.get("finished"):
+        status = "Game over"
+    elif to_act:
+        status = "To act: " + ", ".join(seat_name(seat, view) for seat in to_act)
+    else:
+        status = f"Stage: {title_case(str(view.get('stage', '')))}"
+    svg.text(20, 62, status, size=18, class_="to-act")
+
+
+def label_box(
+    svg: Svg,
+    x: float,
+    y: float,
+    w: float,
+    h: float,
+    label: str,
+    fill: str = "#ffffff",
+    size: int = 13,
+    **attributes: Any,
+) -> None:
+    """A rounded box with ``label`` centred in it (a card, a space, a building)."""
+    svg.rect(x, y, w, h, rx=4, fill=fill, stroke="#333", stroke_width=1, **attributes)
+    svg.text(x + w / 2, y + h / 2 + size * 0.35, label, size=size, text_anchor="middle")
+
+
+def legend(
+    svg: Svg, x: float, y: float, entries: Sequence[tuple[str, str]], size: int = 13
+) -> None:
+    """Colour swatches with what they mean, one entry after another on a row."""
+    for colour, meaning in entries:
+        svg.rect(x, y - size + 2, size, size, fill=colour, stroke="#333", stroke_width=0.5)
+        svg.text(x + size + 4, y, meaning, size=size)
+        x += size + 12 + 0.6 * size * len(meaning)
+
+
+def text_lines(
+    svg: Svg,
+    x: float,
+    y: float,
+    words: str,
+    width: int,
+    most: int,
+    size: int = 14,
+    **attributes: Any,
+) -> int:
+    """``words`` wrapped at ``width`` characters, on ``most`` lines at most (the last one
+    cut with an ellipsis); returns the number of lines written."""
+    lines = textwrap.wrap(words, width) or [""]
+    if len(lines) > most:
+        lines = lines[:most]
+        lines[-1] = lines[-1][: width - 1] + "…"
+    for row, line in enumerate(lines):
+        svg.text(x, y + row * (size + 4), line, size=size, **attributes)
+    return len(lines)
+
+
+_SQRT3 = math.sqrt(3)
+
+
+class HexLayout:
+    """Pointy-top axial hexes (``engines.core.hexgrid``: ``r`` grows downwards) scaled
+    and centred to fit a box, never larger than ``max_size``."""
+
+    def __init__(
+        self,
+        cells: Sequence[tuple[int, int]],
+        box: tuple[float, float, float, float],
+        max_size: float = 48,
+    ) -> None:
+        x, y, w, h = box
+        points = [(_SQRT3 * (q + r / 2), 1.5 * r) for q, r in cells] or [(0.0, 0.0)]
+        left = min(p[0] for p in points) - _SQRT3 / 2
+        right = max(p[0] for p in points) + _SQRT3 / 2
+        top = min(p[1] for p in points) - 1
+        bottom = max(p[1] for p in points) + 1
+        self.size = min(max_size, w / (right - left), h / (bottom - top))
+        self._x = x + (w - (right - left) * self.size) / 2 - left * self.size
+        self._y = y + (h - (bottom - top) * self.size) / 2 - top * self.size
+
+    def centre(self, q: int, r: int) -> tuple[float, float]:
+        return (
+            self._x + self.size * _SQRT3 * (q + r / 2),
+            self._y + self.size * 1.5 * r,
+        )
+
+    def edge(
+        self, a: tuple[int, int], b: tuple[int, int]
+    ) -> tuple[tuple[float, float], tuple[float, float]]:
+        """The two ends of the side neighbours ``a`` and ``b`` share."""
+        (ax, ay), (bx, by) = self.centre(*a), self.centre(*b)
+        mx, my = (ax + bx) / 2, (ay + by) / 2
+        dx, dy = bx - ax, by - ay
+        length = math.hypot(dx, dy) or 1.0
+        # The shared side is perpendicular to the line between the centres, one side long.
+        px, py = -dy / length * self.size / 2, dx / length * self.size / 2
+        return (mx - px, my - py), (mx + px, my + py)

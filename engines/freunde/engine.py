@@ -25,6 +25,7 @@ from engines.freunde.bots import GreedyFreundeBot
 from engines.freunde.evolve import RECORDERS
 from engines.freunde.flow import FLOW
 from engines.freunde.game_end import standing
+from engines.freunde.picture import picture
 from engines.freunde.redaction import REDACTION
 from engines.freunde.setup import DEFAULT_ROUND_LIMIT, MAX_SEATS, MIN_SEATS, set_up
 from engines.freunde.state import FreundeState
@@ -96,4 +97,5 @@ ENGINE: Game[FreundeState, pb.Command, pb.Event] = Game(
     standing=standing,
     bots={"random": RandomBot, "greedy": GreedyFreundeBot},
     wording=WORDS,
+    picture=picture,
 )

@@ -15,6 +15,7 @@ from engines.harvest.challenges import NO_CHALLENGE, challenge_result
 from engines.harvest.content import content
 from engines.harvest.evolve import RECORDERS
 from engines.harvest.moves import MOVES
+from engines.harvest.picture import picture
 from engines.harvest.setup import set_up
 from engines.harvest.stages import FLOW
 from engines.harvest.state import HarvestState
@@ -85,4 +86,5 @@ ENGINE: Game[HarvestState, pb.Command, pb.Event] = Game(
     advance=advance,
     bots={"random": RandomBot, "greedy": HarvestGreedyBot},
     wording=WORDS,
+    picture=picture,
 )

@@ -12,12 +12,14 @@ from gateway.api.routes import (
     history,
     me,
     notifications,
+    pages,
+    pictures,
     seats,
     tables,
     webhooks,
 )
 
-__all__ = ["api_router", "ops_router"]
+__all__ = ["api_router", "ops_router", "page_router"]
 
 # Each resource router carries the /v1 prefix itself, so route templates (in metrics and
 # logs) are the full paths.
@@ -31,6 +33,11 @@ api_router.include_router(webhooks.router)
 api_router.include_router(commands.router)
 api_router.include_router(events.router)
 api_router.include_router(history.router)
+api_router.include_router(pictures.router)
 
 ops_router = APIRouter()
 ops_router.include_router(health.router)
+
+# Pages for people (the replay page), outside the API's schema.
+page_router = APIRouter()
+page_router.include_router(pages.router)

@@ -8,9 +8,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from gateway.api.deps import Gateway, TableCaller
+from gateway.errors import ApiError
 from proto import engine_pb2
 
-__all__ = ["ViewAt", "engine_view", "finished", "view_for", "viewer"]
+__all__ = ["ViewAt", "engine_view", "finished", "replayed", "view_for", "viewer", "within_log"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,3 +64,29 @@ async def finished(gateway: Gateway, caller: TableCaller) -> tuple[bool, int]:
     """Whether the game has ended, and the table's head version."""
     current = await engine_view(gateway, caller, None)
     return bool(current.status.get("finished")), current.version
+
+
+async def within_log(gateway: Gateway, caller: TableCaller, at: int) -> tuple[bool, int]:
+    """Whether the game has ended, and its head version; 422 ``replay.out_of_range`` when
+    ``at`` lies beyond the head."""
+    done, head = await finished(gateway, caller)
+    if at > head:
+        raise ApiError(
+            422, "replay.out_of_range", f"The table is at version {head}.", {"head": str(head)}
+        )
+    return done, head
+
+
+async def replayed(
+    gateway: Gateway, caller: TableCaller, at: int, seat: int | None
+) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The view of ``seat`` (``None``: a spectator) after the first ``at`` events, and the
+    outcome then, folded by the engine service from the log (check ``at`` with
+    :func:`within_log` first)."""
+    reply = await caller.backend.stub.Replay(
+        engine_pb2.ReplayRequest(table_id=caller.table_id, viewer=viewer(seat), at=at),
+        timeout=gateway.backends.timeout,
+    )
+    view = json.loads(reply.view_json) if reply.view_json else {}
+    outcome = json.loads(reply.outcome_json) if reply.outcome_json else {}
+    return view, outcome

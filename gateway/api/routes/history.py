@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
 from fastapi.responses import StreamingResponse
 
 from gateway.api.deps import GatewayDep, TableCallerDep
-from gateway.api.reads import finished, viewer
+from gateway.api.reads import finished, replayed, within_log
 from gateway.errors import ApiError
 from gateway.export import export_lines
 from gateway.schemas.responses import AuditCheckOut, AuditOut, ErrorOut, ReplayOut
@@ -40,11 +39,7 @@ async def replay(
     at: Annotated[int, Query(ge=0, le=2**63 - 1)],
     seat: Annotated[int | None, Query(ge=0, le=64)] = None,
 ) -> ReplayOut:
-    done, head = await finished(gateway, caller)
-    if at > head:
-        raise ApiError(
-            422, "replay.out_of_range", f"The table is at version {head}.", {"head": str(head)}
-        )
+    done, _ = await within_log(gateway, caller, at)
     looking_as = caller.seat if seat is None else seat
     if looking_as is not None and looking_as >= caller.meta.seats:
         raise ApiError(422, "seat.invalid", f"The table has {caller.meta.seats} seats.")
@@ -52,17 +47,8 @@ async def replay(
         raise ApiError(
             403, "replay.forbidden", "Another seat's view is public only once the game has ended."
         )
-    reply = await caller.backend.stub.Replay(
-        engine_pb2.ReplayRequest(table_id=caller.table_id, viewer=viewer(looking_as), at=at),
-        timeout=gateway.backends.timeout,
-    )
-    return ReplayOut(
-        table_id=caller.table_id,
-        at=at,
-        seat=looking_as,
-        view=json.loads(reply.view_json) if reply.view_json else {},
-        outcome=json.loads(reply.outcome_json) if reply.outcome_json else {},
-    )
+    view, outcome = await replayed(gateway, caller, at, looking_as)
+    return ReplayOut(table_id=caller.table_id, at=at, seat=looking_as, view=view, outcome=outcome)
 
 
 @router.get(
