@@ -3,17 +3,24 @@ bots reach, and how often each piece of reconstructed content is used.
 
 ``python -m benchmarks tend`` runs it alone. ``BW_TEND_USAGE_GAMES`` (default 1000) sets
 how many random games the content-usage counts play.
+
+``python -m benchmarks.bench_tend --digest 300`` plays 300 seeded random games per player
+count (options rotating) and prints one SHA-256 over them (see :mod:`benchmarks.digest`):
+compare it before and after a change that must not change behaviour.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import random
 import statistics
+import sys
 import time
 from collections import Counter
 from typing import Any
 
+from benchmarks.digest import play_into
 from engines.core.contract import TableConfig
 from engines.core.options import resolve_options
 from engines.core.play import Table
@@ -22,6 +29,11 @@ from engines.tend.content import content
 from engines.tend.engine import ENGINE
 
 SPEED_GAMES = {1: 40, 2: 20, 4: 20, 8: 6}
+DIGEST_OPTIONS: tuple[dict[str, bool], ...] = (
+    {},
+    {"advanced_cards": False},
+    {"round_timer": True},
+)
 
 
 def _table(seats: int, seed: int, name: str) -> Table:
@@ -162,6 +174,17 @@ def _count(table: Table, used: dict[str, Counter[str]]) -> None:
             used["squares"][f"geode:{body.square}"] += 1
 
 
+def log_digest(games: int) -> str:
+    """SHA-256 over ``games`` seeded random games at 1, 2, 4 and 8 players."""
+    total = hashlib.sha256()
+    for seats in SPEED_GAMES:
+        for seed in range(games):
+            chosen = DIGEST_OPTIONS[seed % len(DIGEST_OPTIONS)]
+            options = resolve_options(ENGINE.info.options, chosen)
+            play_into(ENGINE, TableConfig(f"digest-{seats}-{seed}", seats, options), seed, total)
+    return total.hexdigest()
+
+
 def main() -> None:
     _speed()
     _scores()
@@ -169,4 +192,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) == 3 and sys.argv[1] == "--digest":
+        print(log_digest(int(sys.argv[2])))
+    else:
+        main()
