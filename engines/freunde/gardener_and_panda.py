@@ -45,13 +45,13 @@ def _reach(start: Hex, tiles: frozenset[Hex]) -> tuple[Hex, ...]:
 
 
 @functools.lru_cache(maxsize=4096)
-def _gardener_body(to: Hex) -> pb.MoveGardener:
-    return pb.MoveGardener(to=wire.hex_msg(to))
+def _gardener_bodies(start: Hex, tiles: frozenset[Hex]) -> tuple[pb.MoveGardener, ...]:
+    return tuple(pb.MoveGardener(to=wire.hex_msg(to)) for to in _reach(start, tiles))
 
 
 @functools.lru_cache(maxsize=4096)
-def _panda_body(to: Hex) -> pb.MovePanda:
-    return pb.MovePanda(to=wire.hex_msg(to))
+def _panda_bodies(start: Hex, tiles: frozenset[Hex]) -> tuple[pb.MovePanda, ...]:
+    return tuple(pb.MovePanda(to=wire.hex_msg(to)) for to in _reach(start, tiles))
 
 
 def gardener_reach(state: FreundeState) -> tuple[Hex, ...]:
@@ -111,7 +111,7 @@ def gardener_moves(state: FreundeState, seat: int) -> tuple[pb.MoveGardener, ...
     """Every gardener move (shared bodies: the kit copies each into the command it lists)."""
     if not fits_in_turn(state, "gardener"):
         return ()
-    return tuple(map(_gardener_body, gardener_reach(state)))
+    return _gardener_bodies(state.garden.gardener, tiles_present(state))
 
 
 def panda_eats(state: FreundeState, seat: int, at: Hex) -> list[pb.Event]:
@@ -135,4 +135,4 @@ def panda_moves(state: FreundeState, seat: int) -> tuple[pb.MovePanda, ...]:
     """Every panda move (shared bodies: the kit copies each into the command it lists)."""
     if not fits_in_turn(state, "panda"):
         return ()
-    return tuple(map(_panda_body, panda_reach(state)))
+    return _panda_bodies(state.garden.panda, tiles_present(state))

@@ -13,6 +13,7 @@ so each first looks at the step's task kinds and answers "none" at once (profile
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from functools import cache
 
 from engines.harvest.actions import REUSES, reuse_task
 from engines.harvest.benefits import is_simple, options_for
@@ -205,15 +206,20 @@ def builds(state: HarvestState, seat: int) -> Iterable[pb.Build]:
 def trades(state: HarvestState, seat: int) -> Iterable[pb.Trade]:
     if "trade" not in _top(state).kinds:
         return NONE
-    c = content()
     player = state.players[seat]
+    return [trade for trade in _trade_offers() if trade_refusal(player, trade) is None]
+
+
+@cache
+def _trade_offers() -> tuple[pb.Trade, ...]:
+    """Every trade there is, built once (shared bodies: the kit copies each it lists)."""
+    c = content()
     gives = [("seed", s) for s in SEED_FIELDS] + [(g, "") for g, _ in c.trade_costs]
-    offers = (
+    return tuple(
         pb.Trade(give=give, seed=seed, action=action)
         for give, seed in gives
         for action, _ in c.trade_actions
     )
-    return [trade for trade in offers if trade_refusal(player, trade) is None]
 
 
 def upgrade_seeds(state: HarvestState, seat: int) -> Iterable[pb.UpgradeSeed]:
