@@ -19,11 +19,10 @@ import structlog
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from engines.core import codes
+from services.eventstore import STORE_UNAVAILABLE
 from services.seating import Refused, SeatingBusy
 
 __all__ = [
@@ -139,6 +138,20 @@ def _unavailable(code: str, message: str) -> JSONResponse:
     return _json(503, code, message, headers={"Retry-After": str(RETRY_AFTER_UNAVAILABLE)})
 
 
+def _store_unavailable() -> JSONResponse:
+    return _unavailable(
+        "store.unavailable", "The event store is not reachable or is failing over; retry later."
+    )
+
+
+def _engine_code(exc: grpc.aio.AioRpcError) -> str | None:
+    """The shared code an engine service sent beside its status, if any."""
+    for key, value in exc.trailing_metadata() or ():
+        if key == codes.CODE_METADATA:
+            return str(value)
+    return None
+
+
 def _validation_details(exc: RequestValidationError) -> dict[str, Any]:
     errors = []
     for error in exc.errors()[:20]:
@@ -211,18 +224,18 @@ def install_error_handlers(app: FastAPI) -> None:
         if exc.code() in _GRPC_FAILED:
             log.error("engine.call_failed", grpc_code=exc.code().name, detail=exc.details())
             return _json(500, "engine.error", "The game engine failed on this request.")
+        if _engine_code(exc) == "store.unavailable":
+            log.warning("engine.store_unavailable", detail=exc.details())
+            return _store_unavailable()
         log.warning("engine.unreachable", grpc_code=exc.code().name, detail=exc.details())
         return _unavailable("engine.unavailable", "The game engine is not reachable; retry later.")
 
-    @app.exception_handler(RedisConnectionError)
-    async def _redis_down(_: Request, exc: RedisConnectionError) -> JSONResponse:
-        log.warning("redis.unavailable", error=str(exc))
-        return _unavailable("store.unavailable", "The event store is not reachable; retry later.")
+    async def _redis_down(_: Request, exc: Exception) -> JSONResponse:
+        log.warning("redis.unavailable", error_type=type(exc).__name__, error=str(exc))
+        return _store_unavailable()
 
-    @app.exception_handler(RedisTimeoutError)
-    async def _redis_slow(_: Request, exc: RedisTimeoutError) -> JSONResponse:
-        log.warning("redis.timeout", error=str(exc))
-        return _unavailable("store.unavailable", "The event store did not answer in time.")
+    for unavailable in STORE_UNAVAILABLE:
+        app.add_exception_handler(unavailable, _redis_down)
 
     @app.exception_handler(Exception)
     async def _bug(_: Request, exc: Exception) -> JSONResponse:

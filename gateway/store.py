@@ -15,14 +15,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from cachetools import LRUCache
-from redis.asyncio.retry import Retry
-from redis.backoff import ExponentialWithJitterBackoff
-from redis.exceptions import ConnectionError as RedisConnectionError
 
 from gateway.errors import ApiError
 from proto import common_pb2
 from services.eventstore import (
     PROJECTOR_LAG_KEY,
+    RECONNECT_RETRY,
     EventStore,
     Keys,
     TableNotFound,
@@ -35,13 +33,6 @@ from services.seating import RosterStore
 __all__ = ["ReadModel", "ReadStore"]
 
 _META_CACHE = 10_000
-
-# Every read here is idempotent, so a pooled connection that died with a Redis restart is
-# reopened and the read sent again at once, instead of failing the request. Timeouts are
-# not retried: a Redis that does not answer is reported (503), not waited for again.
-READ_RETRY = Retry(
-    ExponentialWithJitterBackoff(cap=0.25, base=0.01), 3, supported_errors=(RedisConnectionError,)
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +63,7 @@ class ReadStore:
 
     @classmethod
     async def open(cls, url: str, shards: int) -> ReadStore:
-        return cls(await connect(url, retry=READ_RETRY), shards)
+        return cls(await connect(url, retry=RECONNECT_RETRY), shards)
 
     async def close(self) -> None:
         close = getattr(self.redis, "aclose", None) or self.redis.close

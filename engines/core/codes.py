@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from engines.core.errors import RuleViolation
 
 __all__ = [
+    "CODE_METADATA",
     "COMMAND_EMPTY",
     "COMMAND_ID_REUSED",
     "COMMAND_INVALID",
@@ -73,6 +74,9 @@ TABLE_NOT_FOUND = Refusal("table.not_found", "There is no table with that id.")
 TABLE_WRONG_GAME = Refusal("table.wrong_game", "That table plays {game}, not {expected}.")
 SEAT_INVALID = Refusal("seat.invalid", "This table has seats 0 to {last}.")
 VERSION_CONFLICT = Refusal("version.conflict", "The table is at version {version}, not {expected}.")
+
+# Over gRPC, a service's code travels beside the status in this trailing metadata key.
+CODE_METADATA = "bw-code"
 
 SERVICE: tuple[Refusal, ...] = (
     COMMAND_MALFORMED,

@@ -25,7 +25,7 @@ from services.config import Settings
 from services.engine.consumer import CommandConsumer, ConsumerSettings
 from services.engine.host import TableHost
 from services.engine.servicer import EngineServicer
-from services.eventstore import EventStore, connect
+from services.eventstore import RECONNECT_RETRY, EventStore, connect
 from services.logs import get_logger
 
 __all__ = ["EngineService", "serve"]
@@ -75,7 +75,7 @@ async def start(
     settings = settings or Settings()
     if not settings.redis_url:
         raise RuntimeError("REDIS_URL is not set")
-    redis = await connect(settings.redis_url)
+    redis = await connect(settings.redis_url, retry=RECONNECT_RETRY)
     await redis.ping()
     store = EventStore(redis, shards=settings.shards, durability=settings.durability)
     table_host = TableHost(

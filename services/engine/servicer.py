@@ -3,7 +3,8 @@
 Domain errors become status codes here and nowhere else: an unknown table is
 ``NOT_FOUND``, a request the service refuses is ``INVALID_ARGUMENT``, a table of another
 game ``FAILED_PRECONDITION``, a table id taken is ``ALREADY_EXISTS``, a write whose fsync
-was not confirmed ``UNAVAILABLE`` (retrying its command id is safe). A refusal's shared code
+was not confirmed ``UNAVAILABLE`` (retrying its command id is safe), and so is a store
+that cannot be reached or is failing over (``store.unavailable``). A refusal's shared code
 (``engines.core.codes``) travels in the trailing metadata ``bw-code``. Rule violations are
 not errors: ``Execute`` returns them as ``ExecuteResponse.rejected``.
 """
@@ -19,12 +20,10 @@ from engines.core import codes
 from proto import common_pb2, engine_pb2, engine_pb2_grpc
 from services.engine.host import TableHost
 from services.engine.refusals import BadRequest, Refused, WrongGame
-from services.eventstore import NotDurable, TableExists, TableNotFound
+from services.eventstore import STORE_UNAVAILABLE, NotDurable, TableExists, TableNotFound
 from services.logs import get_logger
 
-__all__ = ["CODE_METADATA", "EngineServicer"]
-
-CODE_METADATA = "bw-code"
+__all__ = ["EngineServicer"]
 
 T = TypeVar("T")
 
@@ -85,6 +84,11 @@ async def _guarded(context: grpc.aio.ServicerContext, call: Awaitable[T]) -> T:
     except NotDurable as unconfirmed:
         # Applied but its fsync is unconfirmed: the same command id may be sent again.
         await _abort(context, grpc.StatusCode.UNAVAILABLE, str(unconfirmed), "store.not_durable")
+    except STORE_UNAVAILABLE as down:
+        # The append is one Lua script, so a command either landed whole or not at all, and
+        # its seat-scoped command id makes the client's retry safe either way.
+        log.warning("store.unavailable", error_type=type(down).__name__, error=str(down))
+        await _abort(context, grpc.StatusCode.UNAVAILABLE, str(down), "store.unavailable")
     raise AssertionError("unreachable: abort raises")
 
 
@@ -99,4 +103,4 @@ async def _abort(
     context: grpc.aio.ServicerContext, status: grpc.StatusCode, message: str, code: str
 ) -> None:
     log.info("rpc.refused", status=status.name, code=code, reason=message)
-    await context.abort(status, message, trailing_metadata=((CODE_METADATA, code),))
+    await context.abort(status, message, trailing_metadata=((codes.CODE_METADATA, code),))

@@ -4,7 +4,13 @@ See :mod:`services.eventstore.store` for the write path and what a crash can los
 :mod:`services.eventstore.keys` for the key schema of ARCHITECTURE.md.
 """
 
-from services.eventstore.connection import AnyRedis, connect, is_cluster
+from services.eventstore.connection import (
+    RECONNECT_RETRY,
+    STORE_UNAVAILABLE,
+    AnyRedis,
+    connect,
+    is_cluster,
+)
 from services.eventstore.durability import Durability, DurabilityMode, server_supports_waitaof
 from services.eventstore.groups import forget_idle_consumers
 from services.eventstore.keys import (
@@ -41,6 +47,8 @@ __all__ = [
     "APPS_KEY",
     "PROJECTOR_LAG_KEY",
     "RATE_LIMIT_PREFIX",
+    "RECONNECT_RETRY",
+    "STORE_UNAVAILABLE",
     "AnyRedis",
     "Appended",
     "CommandAlreadyDecided",

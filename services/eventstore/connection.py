@@ -6,14 +6,46 @@ from typing import Any, TypeAlias
 
 from redis.asyncio import BlockingConnectionPool, Redis
 from redis.asyncio.cluster import RedisCluster
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialWithJitterBackoff
+from redis.exceptions import ClusterDownError, ReadOnlyError, RedisError, TryAgainError
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
-__all__ = ["DEFAULT_MAX_CONNECTIONS", "AnyRedis", "connect", "is_cluster"]
+__all__ = [
+    "DEFAULT_MAX_CONNECTIONS",
+    "RECONNECT_RETRY",
+    "STORE_UNAVAILABLE",
+    "AnyRedis",
+    "connect",
+    "is_cluster",
+]
 
 AnyRedis: TypeAlias = Redis | RedisCluster
+
+# Redis is down, restarting, loading or failing over (a demoted primary answers READONLY,
+# a cluster without a primary for a slot CLUSTERDOWN or TRYAGAIN): waiting and retrying
+# helps, so every process reports these as "unavailable", never as a bug.
+STORE_UNAVAILABLE: tuple[type[RedisError], ...] = (
+    RedisConnectionError,
+    RedisTimeoutError,
+    ClusterDownError,
+    TryAgainError,
+    ReadOnlyError,
+)
 
 DEFAULT_MAX_CONNECTIONS = 256
 # How long a caller waits for a free pooled connection before ConnectionError.
 _POOL_WAIT_S = 20.0
+
+# A pooled connection that died with a Redis restart is reopened and its command sent again
+# at once, instead of failing the request. Safe for everything the services send: reads are
+# idempotent, and an append carries its seat-scoped command id, so an append that landed
+# before its reply was lost is answered from the recorded outcome, not applied twice.
+# Timeouts are not retried: a Redis that does not answer is reported, not waited for again.
+RECONNECT_RETRY = Retry(
+    ExponentialWithJitterBackoff(cap=0.25, base=0.01), 3, supported_errors=(RedisConnectionError,)
+)
 
 
 async def is_cluster(url: str) -> bool:

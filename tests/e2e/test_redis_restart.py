@@ -27,6 +27,7 @@ class Restartable:
     data_dir: Path
     table_id: str
     version: int
+    tokens: list[str]
 
 
 @pytest.fixture(scope="module")
@@ -40,16 +41,16 @@ def restartable(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Restartabl
     try:
         with Stack(server.url) as stack:
 
-            async def setup() -> tuple[str, int]:
+            async def setup() -> tuple[str, int, list[str]]:
                 async with GatewayClient(stack.url) as client:
                     table = await BotTable.open(client, "freunde", 2, bot_seed=4)
                     for _ in range(4):
                         await table.step()
                     await client.view(table.table_id, min_version=table.version)
-                    return table.table_id, table.version
+                    return table.table_id, table.version, table.tokens
 
-            table_id, version = asyncio.run(setup())
-            yield Restartable(stack, server, data_dir, table_id, version)
+            table_id, version, tokens = asyncio.run(setup())
+            yield Restartable(stack, server, data_dir, table_id, version, tokens)
     finally:
         server.stop()
 
@@ -89,3 +90,33 @@ def test_a_paused_redis_makes_readyz_fail_within_its_timeout(restartable: Restar
         assert paused.status_code == 503
         assert paused.json()["checks"]["redis"] == "no answer within the ready timeout"
         assert http.get("/readyz").status_code == 200
+
+
+def test_a_command_while_redis_is_down_is_503_and_its_retry_lands_once(
+    restartable: Restartable,
+) -> None:
+    """Redis stops under a running stack: a command is refused with 503 ``store.unavailable``
+    and ``Retry-After`` (never a 500), and once Redis is back the same command id lands
+    exactly once."""
+    stack, table_id = restartable.stack, restartable.table_id
+    with httpx.Client(base_url=stack.url, timeout=30.0) as http:
+        status = http.get(f"/v1/tables/{table_id}").json()["status"]
+        token = restartable.tokens[int(status["to_act"][0])]
+        auth = {"Authorization": f"Bearer {token}"}
+        legal = http.get(f"/v1/tables/{table_id}/legal-commands", headers=auth).json()
+        body = {"command_id": "while-redis-was-down", "command": legal["commands"][0]}
+        port = restartable.server.port
+        restartable.server.stop()
+        try:
+            down = http.post(f"/v1/tables/{table_id}/commands", json=body, headers=auth)
+        finally:
+            restartable.server = RedisServer(data_dir=restartable.data_dir, port=port).start()
+        assert down.status_code == 503, down.text
+        assert down.json()["code"] == "store.unavailable"
+        assert int(down.headers["Retry-After"]) > 0
+        first = http.post(f"/v1/tables/{table_id}/commands", json=body, headers=auth)
+        again = http.post(f"/v1/tables/{table_id}/commands", json=body, headers=auth)
+    assert first.status_code == 200, first.text
+    assert first.json()["version"] == legal["version"] + 1
+    assert again.json()["duplicate"] is True
+    assert again.json()["version"] == first.json()["version"]

@@ -17,12 +17,12 @@ import pytest
 
 import engines
 from engines.core.canonical import message_bytes
+from engines.core.codes import CODE_METADATA
 from engines.core.contract import TableConfig
 from engines.core.play import Table
 from proto import common_pb2, engine_pb2, engine_pb2_grpc
 from services.engine.consumer import CommandConsumer, ConsumerSettings
 from services.engine.host import TableHost
-from services.engine.servicer import CODE_METADATA
 from services.eventstore import CommandKey, EventStore, connect
 from tests.integration.test_engine_service_support import (
     FREUNDE,
