@@ -45,13 +45,23 @@ def _reach(start: Hex, tiles: frozenset[Hex]) -> tuple[Hex, ...]:
 
 
 @functools.lru_cache(maxsize=4096)
+def _gardener_body(to: Hex) -> pb.MoveGardener:
+    return pb.MoveGardener(to=wire.hex_msg(to))
+
+
+@functools.lru_cache(maxsize=4096)
+def _panda_body(to: Hex) -> pb.MovePanda:
+    return pb.MovePanda(to=wire.hex_msg(to))
+
+
+@functools.lru_cache(maxsize=4096)
 def _gardener_bodies(start: Hex, tiles: frozenset[Hex]) -> tuple[pb.MoveGardener, ...]:
-    return tuple(pb.MoveGardener(to=wire.hex_msg(to)) for to in _reach(start, tiles))
+    return tuple(map(_gardener_body, _reach(start, tiles)))
 
 
 @functools.lru_cache(maxsize=4096)
 def _panda_bodies(start: Hex, tiles: frozenset[Hex]) -> tuple[pb.MovePanda, ...]:
-    return tuple(pb.MovePanda(to=wire.hex_msg(to)) for to in _reach(start, tiles))
+    return tuple(map(_panda_body, _reach(start, tiles)))
 
 
 def gardener_reach(state: FreundeState) -> tuple[Hex, ...]:

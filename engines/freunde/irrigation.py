@@ -98,15 +98,18 @@ def _open_sides(tiles: frozenset[Hex], channels: frozenset[Edge]) -> tuple[Edge,
     return tuple(sorted(spots))
 
 
+@functools.lru_cache(maxsize=4096)
+def _channel_body(a: Hex, b: Hex) -> pb.PlaceIrrigation:
+    return pb.PlaceIrrigation(a=wire.hex_msg(a), b=wire.hex_msg(b))
+
+
 @functools.lru_cache(maxsize=1024)
 def _channel_bodies(
     tiles: frozenset[Hex], channels: frozenset[Edge]
 ) -> tuple[pb.PlaceIrrigation, ...]:
     """Each free side, named either way round."""
     return tuple(
-        pb.PlaceIrrigation(a=wire.hex_msg(a), b=wire.hex_msg(b))
-        for side in _open_sides(tiles, channels)
-        for a, b in (side, side[::-1])
+        _channel_body(*ends) for side in _open_sides(tiles, channels) for ends in (side, side[::-1])
     )
 
 

@@ -122,10 +122,15 @@ def place_plot(state: FreundeState, cmd: pb.PlacePlot, seat: int) -> list[pb.Eve
     return first_irrigation(replace(state, garden=garden), [at], [placed])
 
 
+@functools.lru_cache(maxsize=4096)
+def _placement(tile: int, at: Hex) -> pb.PlacePlot:
+    return pb.PlacePlot(tile=tile, at=wire.hex_msg(at))
+
+
 @functools.lru_cache(maxsize=1024)
 def _placements(drawn: tuple[int, ...], tiles: frozenset[Hex]) -> tuple[pb.PlacePlot, ...]:
     spots = _spots(tiles)
-    return tuple(pb.PlacePlot(tile=tile, at=wire.hex_msg(at)) for tile in drawn for at in spots)
+    return tuple(_placement(tile, at) for tile in drawn for at in spots)
 
 
 def placements(state: FreundeState, seat: int) -> tuple[pb.PlacePlot, ...]:

@@ -157,10 +157,13 @@ def move_panda_by_storm(state: FreundeState, cmd: pb.MovePandaByStorm, seat: int
 
 
 @functools.lru_cache(maxsize=4096)
+def _storm_body(at: Hex) -> pb.MovePandaByStorm:
+    return pb.MovePandaByStorm(at=wire.hex_msg(at))
+
+
+@functools.lru_cache(maxsize=4096)
 def _storm_bodies(tiles: frozenset[Hex], panda: Hex) -> tuple[pb.MovePandaByStorm, ...]:
-    return tuple(
-        pb.MovePandaByStorm(at=wire.hex_msg(at)) for at in _plots_in_order(tiles) if at != panda
-    )
+    return tuple(_storm_body(at) for at in _plots_in_order(tiles) if at != panda)
 
 
 def storm_moves(state: FreundeState, seat: int) -> tuple[pb.MovePandaByStorm, ...]:
