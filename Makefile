@@ -10,14 +10,15 @@ PROTOS := $(sort $(wildcard proto/*.proto))
 STUBS  := $(PROTOS:.proto=_pb2.py)
 PYTEST_ARGS ?=
 
-.PHONY: run test lint proto bench manifests clean help
+.PHONY: run test lint proto bench loadtest manifests clean help
 
 help:
 	@echo "make run    - Redis (private unless REDIS_URL is set), engine services, projector, gateway on :8000"
 	@echo "make test   - the whole suite (unit, property, integration, end-to-end)"
 	@echo "make lint   - ruff and mypy"
 	@echo "make proto  - regenerate the gRPC/protobuf stubs from proto/*.proto"
-	@echo "make bench  - benchmarks, printed as figures"
+	@echo "make bench  - benchmarks, printed as figures (a few minutes; BW_BENCH_QUICK=1 for shorter runs)"
+	@echo "make loadtest - open-loop load test: 3,000 tables, rates stepped up to the knee (long)"
 	@echo "make manifests - render deploy/ files that name each game (engines.available())"
 	@echo "make clean  - remove the virtualenv, caches and .data/"
 
@@ -55,6 +56,9 @@ lint: $(STAMP) $(STUBS)
 
 bench: $(STAMP) $(STUBS)
 	$(BIN)/python -m benchmarks
+
+loadtest: $(STAMP) $(STUBS)
+	$(BIN)/python -m benchmarks.loadtest
 
 manifests: $(STAMP) $(STUBS)
 	$(BIN)/python -m deploy.manifests

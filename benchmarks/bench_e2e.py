@@ -12,10 +12,15 @@ engine service, the projector and the gateway) and drives it over HTTP from this
   with their own seed), so only the command itself crosses the wire and is timed. A table
   that ends is replaced by a new one.
 
-Each figure is measured for a fixed time budget; a command still unanswered some seconds
-after it is abandoned and counted (so the run stays bounded, ~90 s). The
-client, the gateway, the engine service, the projector and Redis share this machine's
-cores, so the figures are a floor for a deployment, not a ceiling.
+Each figure is measured for a fixed time budget; commands in flight when it ends are
+waited for (a command still unanswered a minute later is abandoned and counted), so the
+CPU each process spent, read from ``/proc`` and printed per command beside its idle
+rate, is that of the commands counted. The load generator (this process) reports its own
+CPU apart. ``BW_BENCH_LEVELS=100,1000`` picks the levels, ``BW_BENCH_QUICK=1`` shortens
+the budgets to a third, ``BW_BENCH_SECONDS=20`` sets them all. The client, the gateway, the
+engine service, the projector and Redis share this machine's cores, so the rates are a
+floor for a deployment, not a ceiling; on a machine shared with other work, the CPU
+per command is the figure to compare.
 """
 
 from __future__ import annotations
@@ -25,20 +30,28 @@ import os
 import ssl
 import time
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import httpx
 import redis.asyncio
 
 import engines
+from benchmarks.cpu import CpuMeter, cpu_seconds, redis_pid
 from engines.core.messages import to_json
 from gateway.client import BotTable, GatewayClient, game_bot
 from services.redis_server import redis_url_or_private
 from tests.e2e.stack import Stack
 
-LEVELS = (1, 100, 1_000)
-SECONDS = {1: 4.0, 100: 5.0, 1_000: 6.0}
-GRACE = 8.0
+LEVELS = tuple(int(n) for n in os.environ.get("BW_BENCH_LEVELS", "1,100,1000").split(","))
+_SCALE = 1 / 3 if os.environ.get("BW_BENCH_QUICK") else 1.0
+SECONDS = {1: 4.0 * _SCALE, 100: 5.0 * _SCALE, 1_000: 6.0 * _SCALE}
+DEFAULT_SECONDS = 6.0 * _SCALE
+if os.environ.get("BW_BENCH_SECONDS"):
+    SECONDS = dict.fromkeys(LEVELS, float(os.environ["BW_BENCH_SECONDS"]))
+# Commands in flight at the end of the budget are waited for (up to this long), so the
+# CPU measured is that of the commands counted.
+GRACE = 60.0
+SETTLE_SECONDS = 1.0
+IDLE_SECONDS = 5.0
 PINGS = 2_000
 ENGINE = engines.get("freunde")
 
@@ -112,7 +125,9 @@ async def drive(
         table.mirror.execute(seat, command)
 
 
-async def level(url: str, tables: int) -> tuple[float, float, float, int, int, int, int]:
+async def level(
+    url: str, tables: int, meter: CpuMeter
+) -> tuple[float, float, float, int, int, int, int, float]:
     # One connection per table, each its own client: one shared pool of a thousand
     # connections costs the client more than the whole server side.
     # (One TLS context for all: each client loading its own costs ~30 ms, even for http.)
@@ -132,20 +147,28 @@ async def level(url: str, tables: int) -> tuple[float, float, float, int, int, i
         bots = await asyncio.gather(*(opened(n) for n in range(tables)))
         print(f"   {tables} tables opened in {time.perf_counter() - started:.1f} s", flush=True)
         tally = Tally()
+        meter.start()
+        client_cpu = time.process_time()
         started = time.perf_counter()
-        deadline = started + SECONDS[tables]
+        deadline = started + SECONDS.get(tables, DEFAULT_SECONDS)
         drivers = [
             asyncio.create_task(drive(clients[n], t, deadline, tally, n))
             for n, t in enumerate(bots)
         ]
         # Keeps the run bounded: a command still unanswered GRACE seconds after the
         # budget is abandoned and reported, not waited for.
-        _, late = await asyncio.wait(drivers, timeout=SECONDS[tables] + GRACE)
+        budget = SECONDS.get(tables, DEFAULT_SECONDS)
+        _, late = await asyncio.wait(drivers, timeout=budget + GRACE)
         for driver in late:
             driver.cancel()
         await asyncio.gather(*late, return_exceptions=True)
         tally.abandoned = len(late)
         elapsed = time.perf_counter() - started
+        client_cpu = time.process_time() - client_cpu
+        # The projector works a moment after the last reply; its CPU for these commands
+        # is counted too (the idle rate is taken off for this pause).
+        await asyncio.sleep(SETTLE_SECONDS)
+        meter.stop()
     finally:
         for client in clients:
             await client.aclose()
@@ -158,16 +181,8 @@ async def level(url: str, tables: int) -> tuple[float, float, float, int, int, i
         tally.rejected,
         tally.transport_errors,
         tally.abandoned,
+        client_cpu,
     )
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process (Linux ``/proc``); 0 where unavailable."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def main() -> None:
@@ -182,13 +197,32 @@ def main() -> None:
             f"redis PING round trip        p50 {p50 * 1e3:7.3f} ms   p99 {p99 * 1e3:7.3f} ms",
             flush=True,
         )
+        pids = {name: process.pid for name, process in stack.processes.items()}
+        server = redis_pid(redis_url)
+        if server is not None:
+            pids["redis"] = server
+        meter = CpuMeter(pids)
+        idle = meter.measure_idle(IDLE_SECONDS)
+        print(
+            "   idle CPU (% of a core): "
+            + "  ".join(f"{name} {rate * 100:.1f}" for name, rate in idle.items()),
+            flush=True,
+        )
         for tables in LEVELS:
-            rate, c50, c99, done, rejected, lost, late = asyncio.run(level(stack.url, tables))
+            rate, c50, c99, done, rejected, lost, late, client_cpu = asyncio.run(
+                level(stack.url, tables, meter)
+            )
             print(
                 f"{tables:>5} concurrent tables     {rate:8.1f} commands/s"
                 f"   p50 {c50 * 1e3:7.2f} ms   p99 {c99 * 1e3:7.2f} ms"
                 f"   ({done} commands, {rejected} refused, {lost} resent,"
                 f" {late} unanswered at the cut-off)",
+                flush=True,
+            )
+            print(f"      CPU ms/command: {meter.per_command(done)}", flush=True)
+            print(
+                f"      load generator (this process, apart): {client_cpu * 1e3 / max(done, 1):.2f}"
+                " ms CPU/command",
                 flush=True,
             )
         used = ", ".join(

@@ -2,15 +2,20 @@
 bots reach, and how often each piece of reconstructed content is used.
 
 ``python -m benchmarks tend`` runs it alone. ``BW_TEND_USAGE_GAMES`` (default 1000) sets
-how many random games the content-usage counts play.
+how many random games the content-usage counts play. Run as a module it takes options::
 
-``python -m benchmarks.bench_tend --digest 300`` plays 300 seeded random games per player
-count (options rotating) and prints one SHA-256 over them (see :mod:`benchmarks.digest`):
-compare it before and after a change that must not change behaviour.
+    python -m benchmarks.bench_tend --coverage 1000   # only the content usage
+    python -m benchmarks.bench_tend --scores          # only the bot scores
+    python -m benchmarks.bench_tend --digest 300      # one hash over 300 games a seat count
+
+``--digest N`` plays N seeded random games per player count (options rotating) and
+prints one SHA-256 over them (see :mod:`benchmarks.digest`): compare it before and after
+a change that must not change behaviour.
 """
 
 from __future__ import annotations
 
+import argparse
 import hashlib
 import os
 import random
@@ -25,8 +30,9 @@ from engines.core.contract import TableConfig
 from engines.core.options import resolve_options
 from engines.core.play import Table
 from engines.tend.bots import GreedyBot, RandomBot
-from engines.tend.content import content
+from engines.tend.content import TASKS, content
 from engines.tend.engine import ENGINE
+from engines.tend.task_phase import awaiting_half
 
 SPEED_GAMES = {1: 40, 2: 20, 4: 20, 8: 6}
 DIGEST_OPTIONS: tuple[dict[str, bool], ...] = (
@@ -72,6 +78,62 @@ def _bot_game(kinds: str, seed: int) -> Table:
     return table
 
 
+class _FocusedGreedy(GreedyBot):
+    """A greedy player that only takes cards, options and tasks of one task (when it can):
+    a one-strategy player, to see whether one strategy always wins."""
+
+    def __init__(self, seed: int, task: str) -> None:
+        super().__init__(seed)
+        self.task = task
+
+    def choose(self, engine: Any, state: Any, seat: int) -> Any:
+        legal = engine.legal_commands(state, seat)
+        player = state.players[seat]
+        kept = [c for c in legal if self._fits(state, player, c)]
+        if kept and len(kept) < len(legal):
+            return self._best_of(engine, state, seat, kept)
+        return super().choose(engine, state, seat)
+
+    def _fits(self, state: Any, player: Any, command: Any) -> bool:
+        kind = command.WhichOneof("kind")
+        if kind == "choose_card":
+            card = content().cards[state.row[command.choose_card.slot]]
+            return self._offers((*card.top, *card.bottom))
+        if kind == "choose_option":
+            card = content().cards[state.row[player.card]]
+            options = card.top if awaiting_half(state, player) == "top" else card.bottom
+            option = options[command.choose_option.option]
+            return self._offers((option,))
+        if kind == "choose_task":
+            return bool(command.choose_task.task == self.task)
+        return False
+
+    def _offers(self, options: Any) -> bool:
+        return any(e.kind == "task" and e.name in (self.task, "any") for o in options for e in o)
+
+
+def _focused(games: int) -> None:
+    """Four one-task greedy players at a table: does one of them always win?"""
+    wins: Counter[str] = Counter()
+    totals: dict[str, list[int]] = {t: [] for t in TASKS}
+    for seed in range(games):
+        table = _table(4, seed, "focused")
+        order = list(TASKS)
+        random.Random(seed).shuffle(order)
+        bots = [_FocusedGreedy(seed * 10 + n, task) for n, task in enumerate(order)]
+        pick = random.Random(seed)
+        while not ENGINE.outcome(table.state).finished:
+            seat = pick.choice(ENGINE.outcome(table.state).to_act)
+            table.execute(seat, bots[seat].choose(ENGINE, table.state, seat))
+        for final in table.state.final:
+            totals[order[final.seat]].append(final.total)
+        for winner in table.state.winners:
+            wins[order[winner]] += 1
+    print(f"one-task greedy players, 4 to a table, {games} games:", flush=True)
+    for task in TASKS:
+        _describe(f"{task} only (won {wins[task]})", totals[task])
+
+
 def _describe(label: str, scores: list[int]) -> None:
     print(
         f"  {label:<28} mean {statistics.mean(scores):6.1f}  min {min(scores):4d}  "
@@ -80,12 +142,46 @@ def _describe(label: str, scores: list[int]) -> None:
     )
 
 
+_USES = {
+    "good_spent": "spent",
+    "good_sold": "sold",
+    "good_shipped": "shipped",
+    "good_gifted": "gifted",
+    "good_groundskept": "groundskept",
+    "good_discarded": "let go",
+}
+
+
+def _uses(table: Table, seats: set[int], uses: dict[str, Counter[str]]) -> None:
+    """What the given seats did with each good they gained."""
+    for event in table.events:
+        kind = event.WhichOneof("kind") or ""
+        if kind in _USES:
+            body: Any = getattr(event, kind)
+            if body.seat in seats and body.good != "coin":
+                uses.setdefault(body.good, Counter())[_USES[kind]] += 1
+
+
 def _scores() -> None:
     print("scores (the rulebook's challenge table ranges from 111 to 275):", flush=True)
+    uses: dict[str, Counter[str]] = {}
     for kinds, games in (("r", 40), ("g", 6), ("rrrr", 10), ("gggg", 3)):
-        scores = [s for seed in range(games) for s in _bot_game(kinds, seed).state.final]
+        tables = [_bot_game(kinds, seed) for seed in range(games)]
+        scores = [s for table in tables for s in table.state.final]
         label = f"{'greedy' if kinds[0] == 'g' else 'random'} x{len(kinds)}"
         _describe(label, [s.total for s in scores])
+        if kinds[0] == "g":
+            for table in tables:
+                _uses(table, set(range(len(kinds))), uses)
+    # A good the greedy player only ever lets go would be a resource never worth taking.
+    print("  what greedy players did with each good they gained:", flush=True)
+    for good in sorted(uses):
+        said = ", ".join(f"{use} {n}" for use, n in uses[good].most_common())
+        print(f"    {good:<17} {said}", flush=True)
+    only_let_go = sorted(g for g in uses if not set(uses[g]) - {"let go"} and g in content().goods)
+    unseen = sorted(g for g in content().goods if g not in uses)
+    print(f"  goods greedy players only ever let go: {', '.join(only_let_go) or 'none'}")
+    print(f"  goods greedy players never gained: {', '.join(unseen) or 'none'}", flush=True)
     wins = 0
     greedy_scores: list[int] = []
     random_scores: list[int] = []
@@ -185,14 +281,32 @@ def log_digest(games: int) -> str:
     return total.hexdigest()
 
 
-def main() -> None:
-    _speed()
-    _scores()
-    _usage(int(os.environ.get("BW_TEND_USAGE_GAMES", "1000")))
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_tend")
+    parser.add_argument("--coverage", type=int, metavar="GAMES", help="only the content usage")
+    parser.add_argument("--scores", action="store_true", help="only the bot scores")
+    parser.add_argument(
+        "--focused", type=int, metavar="GAMES", help="only the one-task greedy tables"
+    )
+    parser.add_argument(
+        "--digest", type=int, metavar="GAMES", help="only the hash of seeded random games"
+    )
+    args = parser.parse_args(argv or [])
+    if args.digest is not None:
+        print(log_digest(args.digest))
+        return
+    if args.coverage is None and not args.scores and args.focused is None:
+        _speed()
+        _scores()
+        _focused(4)
+        _usage(int(os.environ.get("BW_TEND_USAGE_GAMES", "1000")))
+    if args.focused is not None:
+        _focused(args.focused)
+    if args.scores:
+        _scores()
+    if args.coverage is not None:
+        _usage(args.coverage)
 
 
 if __name__ == "__main__":
-    if len(sys.argv) == 3 and sys.argv[1] == "--digest":
-        print(log_digest(int(sys.argv[2])))
-    else:
-        main()
+    main(sys.argv[1:])

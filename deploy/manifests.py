@@ -107,11 +107,39 @@ services:
     command: ["python", "-m", "services.projector"]
     deploy: {{replicas: 2}}
 
+  scheduler:
+    <<: *boardwright
+    command: ["python", "-m", "services.scheduler"]
+    deploy: {{replicas: 2}}
+
+  notifier:
+    <<: *boardwright
+    command: ["python", "-m", "services.notifier"]
+    deploy: {{replicas: 2}}
+
   gateway:
     <<: *boardwright
     command: ["python", "-m", "gateway", "--host", "0.0.0.0", "--port", "8000"]
     ports: ["8000:8000"]
     deploy: {{replicas: 1}}
+
+  # The Discord bot, with `docker compose --profile discord up` (needs DISCORD_TOKEN,
+  # DISCORD_APPLICATION_ID, DISCORD_PUBLIC_KEY and BW_DISCORD_APP_KEY; README › Discord bot).
+  discord:
+    <<: *boardwright
+    profiles: [discord]
+    command: ["python", "-m", "services.discord"]
+    environment:
+      REDIS_URL: redis://redis:6379/0
+      BW_URL: http://gateway:8000
+      BW_DISCORD_HOST: 0.0.0.0
+      BW_DISCORD_PORT: "8100"
+      BW_PUBLIC_URL: ${{BW_PUBLIC_URL:-}}
+      DISCORD_TOKEN: ${{DISCORD_TOKEN:-}}
+      DISCORD_APPLICATION_ID: ${{DISCORD_APPLICATION_ID:-}}
+      DISCORD_PUBLIC_KEY: ${{DISCORD_PUBLIC_KEY:-}}
+      BW_DISCORD_APP_KEY: ${{BW_DISCORD_APP_KEY:-}}
+    ports: ["8100:8100"]
 
 volumes:
   redis-data:

@@ -13,7 +13,7 @@ from gateway.api.deps import Gateway
 from gateway.api.main import api_router, ops_router
 from gateway.engines import GameBackends
 from gateway.errors import install_error_handlers
-from gateway.live import LiveTables, SharedCalls, StreamSlots
+from gateway.live import SharedCalls, StreamSlots, live_players, live_tables
 from gateway.metrics import GatewayMetrics
 from gateway.middleware import BodyLimit, RateLimit, RequestLog
 from gateway.openapi import install_openapi
@@ -35,14 +35,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await ReadStore.open(settings.redis_url, settings.shards)
-        # The live readers block in XREAD: a client of their own, one connection per shard
-        # at most, whose socket waits longer than one blocking read.
+        # The live readers block in XREAD: a client of their own, one connection per feed
+        # (a table shard's, a player shard's) at most, whose socket waits longer than one
+        # blocking read.
         live_redis = await connect(
             settings.redis_url,
-            max_connections=settings.shards,
+            max_connections=2 * settings.shards,
             socket_timeout=settings.stream_block_ms / 1000 + 5,
         )
-        live = LiveTables(live_redis, settings.shards, settings.stream_block_ms)
+        live = live_tables(live_redis, settings.shards, settings.stream_block_ms)
+        players_live = live_players(live_redis, settings.shards, settings.stream_block_ms)
         backends = GameBackends(settings.engine_addrs, settings.engine_timeout_seconds)
         limits = RateLimits(
             settings.redis_url,
@@ -53,13 +55,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         streams = StreamSlots(settings.streams_per_address, settings.max_streams)
         app.state.gateway = Gateway(
-            settings, store, backends, metrics, live, SharedCalls(), limits, streams
+            settings, store, backends, metrics, live, SharedCalls(), limits, streams, players_live
         )
         log.info("gateway.started", games=backends.names(), shards=settings.shards)
         try:
             yield
         finally:
             await live.close()
+            await players_live.close()
             await live_redis.aclose()
             await backends.close()
             await store.close()

@@ -1,13 +1,15 @@
 """``boardwright`` (or ``python -m gateway.cli``): the command-line client.
 
     boardwright games
-    boardwright create freunde --seats 3
+    boardwright create freunde --seats 3 [--turn-seconds 60 --on-timeout bot]
     boardwright play freunde --seats 3 --bots greedy   # bots play a new table
     boardwright lobby --status open                    # tables waiting for players
     boardwright join <table> --name Ann                # take a seat (its token is kept)
     boardwright play <table>                           # play your seat in the terminal
     boardwright apps create "Discord bot"              # operators: an app and its API key
+    boardwright apps webhooks add APP https://…        # its webhook (and secret, shown once)
     boardwright send <table> --token T '{"draw_plots": {}}'   # then shows your view
+    boardwright resign <table> [--token T]             # leave the game
     boardwright view <table> [--token T]
     boardwright watch <table>
     boardwright export <table> -o game.jsonl
@@ -38,7 +40,15 @@ from rich.table import Table as RichTable
 from gateway.client import ApiFailure, BotTable, GatewayClient, event_summary, play_table
 from gateway.export import ExportError, verify_export
 from gateway.terminal import play_seat
+from services.config import DeploymentSettings
 from services.eventstore import connect
+from services.notifications import (
+    STATUSES,
+    TooManyWebhooks,
+    Webhooks,
+    WebhookUrlRefused,
+    check_url,
+)
 from services.players import AppRegistry
 
 __all__ = ["app", "main"]
@@ -86,6 +96,11 @@ OptionsOption = Annotated[
 ]
 
 
+class OnTimeout(StrEnum):
+    bot = "bot"
+    forfeit = "forfeit"
+
+
 def _run(coro: Any) -> Any:
     try:
         return asyncio.run(coro)
@@ -127,6 +142,16 @@ def create(
         ),
     ] = None,
     option: OptionsOption = None,
+    turn_seconds: Annotated[
+        int, typer.Option(min=0, metavar="S", help="A time limit on each turn (0: none).")
+    ] = 0,
+    total_seconds: Annotated[
+        int,
+        typer.Option(min=0, metavar="S", help="A time limit on each seat's whole game (0: none)."),
+    ] = 0,
+    on_timeout: Annotated[
+        OnTimeout, typer.Option(help="When a seat's time runs out: a bot plays, or it forfeits.")
+    ] = OnTimeout.forfeit,
     url: UrlOption = DEFAULT_URL,
 ) -> None:
     """Open a table; print its id, the seed commitment and one token per seat.
@@ -135,6 +160,11 @@ def create(
     'Authorization: Bearer TOKEN'.
     """
     options = _options(option or [])
+    clock = (
+        {"turn_seconds": turn_seconds, "total_seconds": total_seconds, "on_timeout": on_timeout}
+        if turn_seconds or total_seconds
+        else None
+    )
     try:
         raw_seed = bytes.fromhex(seed) if seed else None
     except ValueError:
@@ -142,7 +172,9 @@ def create(
 
     async def go() -> dict[str, Any]:
         async with GatewayClient(url) as client:
-            return await client.create_table(game, seats, options=options, seed=raw_seed)
+            return await client.create_table(
+                game, seats, options=options, seed=raw_seed, clock=clock
+            )
 
     created = _run(go())
     console.print(f"table [bold]{created['table_id']}[/bold] (version {created['version']})")
@@ -390,6 +422,29 @@ def send(
 
 
 @app.command()
+def resign(
+    table: TableArgument,
+    token: Annotated[
+        str | None,
+        typer.Option(metavar="TOKEN", help="Your seat token (else the one 'join' kept)."),
+    ] = None,
+    url: UrlOption = DEFAULT_URL,
+) -> None:
+    """Resign: your seat leaves the game. At two seats the table ends and the other seat
+    wins; with more, a bot plays your seat from now on."""
+    mine = token or _saved_token(table)
+    if mine is None:
+        raise typer.BadParameter("give --token, or 'join' the table first", param_hint="--token")
+
+    async def go() -> dict[str, Any]:
+        async with GatewayClient(url) as client:
+            return await client.resign(table, mine)
+
+    for event in _run(go())["events"]:
+        console.print(event.get("text") or event_summary(json.dumps(event)))
+
+
+@app.command()
 def view(
     table: TableArgument,
     token: TokenOption = None,
@@ -531,10 +586,16 @@ RedisOption = Annotated[
 
 
 def _registry_run(redis_url: str, work: Any) -> Any:
+    return _redis_run(redis_url, lambda redis: work(AppRegistry(redis)))
+
+
+def _redis_run(redis_url: str, work: Any) -> Any:
+    """``work(redis)`` on the deployment's Redis; one line and exit 1 when it is down."""
+
     async def go() -> Any:
         redis = await connect(redis_url)
         try:
-            return await work(AppRegistry(redis))
+            return await work(redis)
         finally:
             await redis.aclose()
 
@@ -582,6 +643,101 @@ def apps_revoke(
         errors.print(f"[red]error[/red] no app {app_id}")
         raise typer.Exit(1)
     console.print(f"app {revoked.app_id} ({revoked.name}) revoked")
+
+
+webhooks = typer.Typer(
+    help=(
+        "Operators: an app's webhooks (every notification of its users is POSTed, signed, to"
+        " each) and their deliveries. Apps do the same over HTTP (/v1/apps/APP/webhooks)."
+    ),
+    no_args_is_help=True,
+)
+apps.add_typer(webhooks, name="webhooks")
+AppArgument = Annotated[str, typer.Argument(metavar="APP", help="The app's id.")]
+
+
+def _webhooks_run(redis_url: str, app_id: str, work: Any) -> Any:
+    """``work(webhooks)`` for an app that exists (exit 1 otherwise)."""
+
+    async def go(redis: Any) -> Any:
+        if await AppRegistry(redis).get(app_id) is None:
+            return _NO_APP
+        return await work(Webhooks(redis))
+
+    found = _redis_run(redis_url, go)
+    if found is _NO_APP:
+        errors.print(f"[red]error[/red] no app {app_id}")
+        raise typer.Exit(1)
+    return found
+
+
+_NO_APP = object()
+
+
+@webhooks.command("add")
+def webhooks_add(
+    app_id: AppArgument,
+    url: Annotated[str, typer.Argument(metavar="URL", help="http:// or https://")],
+    redis_url: RedisOption = "redis://127.0.0.1:6379/0",
+) -> None:
+    """Register URL; the first webhook of an app prints its webhook secret (shown once)."""
+    try:
+        checked = check_url(url, DeploymentSettings().webhook_allow_loopback)
+    except WebhookUrlRefused as refused:
+        raise typer.BadParameter(str(refused), param_hint="URL") from None
+    try:
+        hook, secret = _webhooks_run(redis_url, app_id, lambda hooks: hooks.add(app_id, checked))
+    except TooManyWebhooks:
+        errors.print(f"[red]error[/red] app {app_id} has as many webhooks as it may")
+        raise typer.Exit(1) from None
+    console.print(f"webhook {hook.webhook_id} {hook.url}")
+    if secret is not None:
+        console.print(f"secret {secret}")
+        console.print("deliveries are signed with it (X-Boardwright-Signature); it is shown once")
+
+
+@webhooks.command("list")
+def webhooks_list(app_id: AppArgument, redis_url: RedisOption = "redis://127.0.0.1:6379/0") -> None:
+    """List the app's webhooks."""
+    listing = RichTable("webhook", "url", "created (ms)")
+    for hook in _webhooks_run(redis_url, app_id, lambda hooks: hooks.all(app_id)):
+        listing.add_row(hook.webhook_id, hook.url, str(hook.created_ms))
+    console.print(listing)
+
+
+@webhooks.command("remove")
+def webhooks_remove(
+    app_id: AppArgument,
+    webhook_id: Annotated[str, typer.Argument(metavar="WEBHOOK", help="The webhook's id.")],
+    redis_url: RedisOption = "redis://127.0.0.1:6379/0",
+) -> None:
+    """Remove a webhook; deliveries still due to it are dead-lettered."""
+    if not _webhooks_run(redis_url, app_id, lambda hooks: hooks.remove(app_id, webhook_id)):
+        errors.print(f"[red]error[/red] app {app_id} has no webhook {webhook_id}")
+        raise typer.Exit(1)
+    console.print(f"webhook {webhook_id} removed")
+
+
+@apps.command("deliveries")
+def apps_deliveries(
+    app_id: AppArgument,
+    status: Annotated[
+        str | None,
+        typer.Option(help="Only pending, failed, delivered or dead ones."),
+    ] = None,
+    limit: Annotated[int, typer.Option(min=1, max=1000, help="How many, newest first.")] = 20,
+    redis_url: RedisOption = "redis://127.0.0.1:6379/0",
+) -> None:
+    """The app's webhook deliveries, newest first: status, attempts, last error."""
+    if status is not None and status not in STATUSES:
+        raise typer.BadParameter(f"one of {', '.join(STATUSES)}", param_hint="--status")
+    listing = RichTable("delivery", "kind", "status", "attempts", "last error")
+    found = _webhooks_run(redis_url, app_id, lambda hooks: hooks.deliveries(app_id, status, limit))
+    for entry in found:
+        listing.add_row(
+            entry.delivery_id, entry.kind, entry.status, str(entry.attempts), entry.last_error
+        )
+    console.print(listing)
 
 
 def main() -> None:

@@ -68,11 +68,25 @@ _RATE_LIMIT_WAIT_CAP_S = 30.0
 
 class GatewayClient:
     """Typed calls to one gateway; every error body becomes :class:`ApiFailure`. A call
-    refused with 429 waits for its ``Retry-After`` and is sent again (a few times)."""
+    refused with 429 waits for its ``Retry-After`` and is sent again (a few times).
 
-    def __init__(self, base_url: str, http: httpx.AsyncClient | None = None) -> None:
+    ``headers`` go with every call: an app's ``X-App-Key`` (and ``X-App-User`` on a
+    client from :meth:`acting_for`)."""
+
+    def __init__(
+        self,
+        base_url: str,
+        http: httpx.AsyncClient | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
         self.base_url = base_url.rstrip("/")
         self.http = http or httpx.AsyncClient(base_url=self.base_url, timeout=30.0)
+        self.headers = dict(headers or {})
+
+    def acting_for(self, user: str) -> GatewayClient:
+        """A client on the same connections that acts for the app's ``user``
+        (``X-App-User``); this client must carry the app's ``X-App-Key``."""
+        return GatewayClient(self.base_url, self.http, {**self.headers, "X-App-User": user})
 
     async def aclose(self) -> None:
         await self.http.aclose()
@@ -93,7 +107,7 @@ class GatewayClient:
     ) -> Any:
         for attempt in range(_RATE_LIMIT_RETRIES + 1):
             response = await self.http.request(
-                method, path, headers=_bearer(token), params=params, json=body
+                method, path, headers={**self.headers, **_bearer(token)}, params=params, json=body
             )
             if response.status_code != 429 or attempt == _RATE_LIMIT_RETRIES:
                 break
@@ -101,6 +115,12 @@ class GatewayClient:
         if response.status_code >= 400:
             raise _failure(response)
         return response.json()
+
+    async def _bytes(self, path: str, params: dict[str, Any] | None = None) -> bytes:
+        response = await self.http.get(path, headers=self.headers, params=params)
+        if response.status_code >= 400:
+            raise _failure(response)
+        return response.content
 
     async def games(self) -> list[dict[str, Any]]:
         reply: list[dict[str, Any]] = (await self._call("GET", "/v1/games"))["games"]
@@ -112,10 +132,13 @@ class GatewayClient:
         seats: int,
         options: dict[str, Any] | None = None,
         seed: bytes | None = None,
+        clock: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         body: dict[str, Any] = {"game": game, "seats": seats, "options": options or {}}
         if seed is not None:
             body["seed"] = seed.hex()
+        if clock is not None:
+            body["clock"] = clock
         reply: dict[str, Any] = await self._call("POST", "/v1/tables", body=body)
         return reply
 
@@ -178,16 +201,21 @@ class GatewayClient:
         reply: dict[str, Any] = await self._call("GET", result["links"]["view"], token)
         return reply
 
-    async def legal_commands(self, table_id: str, token: str) -> dict[str, Any]:
+    async def legal_commands(self, table_id: str, token: str | None = None) -> dict[str, Any]:
         reply: dict[str, Any] = await self._call(
             "GET", f"/v1/tables/{table_id}/legal-commands", token
         )
         return reply
 
+    async def resign(self, table_id: str, token: str) -> dict[str, Any]:
+        """The seat of ``token`` leaves the game (asked again: the first outcome)."""
+        reply: dict[str, Any] = await self._call("POST", f"/v1/tables/{table_id}/resign", token)
+        return reply
+
     async def command(
         self,
         table_id: str,
-        token: str,
+        token: str | None,
         command_id: str,
         command: dict[str, Any],
         expected_version: int | None = None,
@@ -219,15 +247,22 @@ class GatewayClient:
         )
         return reply
 
+    async def board_png(self, table_id: str, at: int | None = None) -> bytes:
+        """The table drawn as the caller may see it (``board.png``), now or at version ``at``."""
+        params = None if at is None else {"at": at}
+        return await self._bytes(f"/v1/tables/{table_id}/board.png", params)
+
+    async def my_tables(self) -> dict[str, Any]:
+        """The caller's tables, those where it is to act first (``GET /v1/me/tables``)."""
+        reply: dict[str, Any] = await self._call("GET", "/v1/me/tables")
+        return reply
+
     async def audit(self, table_id: str) -> dict[str, Any]:
         reply: dict[str, Any] = await self._call("GET", f"/v1/tables/{table_id}/audit")
         return reply
 
     async def export(self, table_id: str) -> str:
-        response = await self.http.get(f"/v1/tables/{table_id}/export")
-        if response.status_code >= 400:
-            raise _failure(response)
-        return response.text
+        return (await self._bytes(f"/v1/tables/{table_id}/export")).decode()
 
     async def stream(
         self,
@@ -262,7 +297,7 @@ class GatewayClient:
     async def _stream_once(
         self, table_id: str, token: str | None, last_event_id: str | None
     ) -> AsyncIterator[ServerEvent]:
-        headers = _bearer(token)
+        headers = {**self.headers, **_bearer(token)}
         if last_event_id is not None:
             headers["Last-Event-ID"] = last_event_id
         async with self.http.stream(
@@ -485,4 +520,6 @@ def event_summary(data: str) -> str:
     kind = next(iter(body), "?") if isinstance(body, dict) and body else "hidden"
     if event.get("seed_revealed"):
         kind = "seed_revealed"
+    if event.get("control"):
+        kind = next(iter(event["control"]), "control")
     return f"v{event.get('version')} seat {event.get('seat')}: {kind}"

@@ -40,7 +40,10 @@ from google.protobuf.message import DecodeError, Message
 
 import engines
 from engines.core.audit import Check, TableFacts, audit_log
+from engines.core.canonical import message_bytes
+from engines.core.clock import ClockRules
 from engines.core.contract import Engine
+from engines.core.control import as_plain
 from engines.core.messages import to_json
 from proto import common_pb2
 
@@ -72,8 +75,21 @@ def header_line(meta: common_pb2.TableMeta, head_version: int, head_hash: bytes)
         "options": {name: json.loads(value) for name, value in sorted(meta.options.items())},
         "seed_commitment": meta.seed_commitment.hex(),
         "created_ms": meta.created_ms,
+        "seat_bots": list(meta.seat_bots),
+        "clock": _clock(meta),
         "head_version": head_version,
         "head_hash": head_hash.hex(),
+    }
+
+
+def _clock(meta: common_pb2.TableMeta) -> dict[str, Any] | None:
+    if not meta.HasField("clock"):
+        return None
+    clock = meta.clock
+    return {
+        "turn_seconds": clock.turn_seconds,
+        "total_seconds": clock.total_seconds,
+        "on_timeout": clock.on_timeout,
     }
 
 
@@ -91,6 +107,9 @@ def event_line(stored: common_pb2.StoredEvent, game: str) -> dict[str, Any]:
         _readable_json(line, "event", engine.event_type, stored.payload)
     elif body == "seed_revealed":
         line["seed"] = stored.seed_revealed.seed.hex()
+    elif body == "control":
+        line["control"] = _base64(message_bytes(stored.control))
+        line["control_json"] = as_plain(stored.control)
     if stored.command:
         line["command"] = _base64(stored.command)
         _readable_json(line, "command_json", engine.command_type, stored.command)
@@ -142,6 +161,9 @@ def stored_from_line(line: dict[str, Any]) -> common_pb2.StoredEvent:
             stored.payload = base64.b64decode(line["payload"], validate=True)
         elif "seed" in line:
             stored.seed_revealed.seed = bytes.fromhex(line["seed"])
+        elif "control" in line:
+            control = base64.b64decode(line["control"], validate=True)
+            stored.control.CopyFrom(common_pb2.TableControlEvent.FromString(control))
         if "command" in line:
             stored.command = base64.b64decode(line["command"], validate=True)
         if "public_payload" in line:
@@ -203,6 +225,8 @@ def verify_export(lines: Iterable[str]) -> Verdict:
             seats=int(header["seats"]),
             seed_commitment=bytes.fromhex(str(header["seed_commitment"])),
             options=dict(header.get("options") or {}),
+            seat_bots=tuple(str(bot) for bot in header.get("seat_bots") or ()),
+            clock=_clock_rules(header.get("clock")),
         )
     except (KeyError, TypeError, ValueError) as bad:
         raise ExportError(f"the header is malformed: {bad}") from None
@@ -215,6 +239,18 @@ def verify_export(lines: Iterable[str]) -> Verdict:
         checks[0] = Check("hash chain", False, "the header's head does not match the last event")
     checks.insert(1, _readable(engine, rows, log))
     return Verdict(table_id, game, tuple(checks))
+
+
+def _clock_rules(clock: Any) -> ClockRules | None:
+    if not clock:
+        return None
+    return ClockRules.of(
+        common_pb2.TurnClock(
+            turn_seconds=int(clock["turn_seconds"]),
+            total_seconds=int(clock["total_seconds"]),
+            on_timeout=str(clock["on_timeout"]),
+        )
+    )
 
 
 def _readable(

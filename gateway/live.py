@@ -1,4 +1,5 @@
-"""Live tables: one reader per shard in each gateway process, fanned out to every subscriber.
+"""Live tables and players: one reader per feed in each gateway process, fanned out to every
+subscriber.
 
 A Server-Sent Events subscriber needs to know when its table has a new event. Asking Redis
 once per subscriber (a blocking read each, on a pooled connection) lets a thousand idle
@@ -11,6 +12,10 @@ same viewer at the same version share one fetch (:class:`SharedCalls`).
 Nothing can be missed: a reader is *armed* (it knows the feed's last entry) before its
 first subscriber reads the table, and every entry after that is dispatched. When the
 reader loses Redis it re-arms and wakes everyone in its shard, so they read again.
+
+The same machinery follows the players' wake-up feeds ``bw:notify:{p<n>}:feed`` (one entry
+per notification, naming its player), so a per-player notification stream costs no more
+than a table's: :func:`live_tables` and :func:`live_players` build the two.
 """
 
 from __future__ import annotations
@@ -24,9 +29,10 @@ from typing import Any, TypeVar
 import structlog
 from redis.exceptions import RedisError
 
-from services.eventstore import ShardKeys, shard_of
+from services.eventstore import ShardKeys, player_feed_key, shard_of
+from services.notifications import player_shard
 
-__all__ = ["LiveTables", "SharedCalls", "StreamSlots", "TableWatch"]
+__all__ = ["LiveFeeds", "SharedCalls", "StreamSlots", "TableWatch", "live_players", "live_tables"]
 
 log = structlog.get_logger("gateway.live")
 
@@ -40,7 +46,8 @@ _RETRY_S = 0.5
 
 @dataclass(eq=False)
 class TableWatch:
-    """What one table's subscribers wait on: the newest version the reader has seen."""
+    """What one table's (or player's) subscribers wait on: the newest version (or
+    notification position) the reader has seen."""
 
     head: int = 0
     subscribers: int = 0
@@ -61,12 +68,13 @@ class TableWatch:
         await self._changed.wait()
 
 
-class _ShardReader:
-    """Follows one shard feed and wakes the watches of its tables."""
+class _FeedReader:
+    """Follows one feed and wakes the watches of the tables (players) its entries name."""
 
-    def __init__(self, redis: Any, shard: int, block_ms: int) -> None:
+    def __init__(self, redis: Any, feed: str, field: bytes, block_ms: int) -> None:
         self.redis = redis
-        self.feed = ShardKeys(shard).feed
+        self.feed = feed
+        self.field = field
         self.block_ms = block_ms
         self.tables: dict[str, TableWatch] = {}
         self.armed = asyncio.Event()
@@ -106,28 +114,35 @@ class _ShardReader:
         for _, entries in reply or ():
             for entry_id, fields in entries:
                 self._last = _text(entry_id)
-                watch = self.tables.get(_text(fields.get(b"table", b"")))
+                watch = self.tables.get(_text(fields.get(self.field, b"")))
                 if watch is not None:
                     watch.notify(int(fields[b"v"]))
 
 
-class LiveTables:
-    """Every table some subscriber of this process follows, one reader per shard."""
+class LiveFeeds:
+    """Every table (or player) some subscriber of this process follows, one reader per
+    feed: ``feed_of`` names the feed that carries a key, ``field`` the entries' field that
+    names the key, and ``v`` in each entry is the version it wakes past."""
 
-    def __init__(self, redis: Any, shards: int, block_ms: int) -> None:
+    def __init__(
+        self, redis: Any, feed_of: Callable[[str], str], field: bytes, block_ms: int
+    ) -> None:
         self.redis = redis
-        self.shards = shards
+        self.feed_of = feed_of
+        self.field = field
         self.block_ms = block_ms
-        self._readers: dict[int, _ShardReader] = {}
+        self._readers: dict[str, _FeedReader] = {}
 
     @contextlib.asynccontextmanager
     async def watch(self, table_id: str) -> AsyncIterator[TableWatch]:
-        """Follow ``table_id`` for the block; the reader is armed when the block starts,
-        so an event appended after that always wakes the watch."""
-        shard = shard_of(table_id, self.shards)
+        """Follow ``table_id`` (or a player) for the block; the reader is armed when the
+        block starts, so an entry appended after that always wakes the watch."""
+        shard = self.feed_of(table_id)
         reader = self._readers.get(shard)
         if reader is None:
-            reader = self._readers[shard] = _ShardReader(self.redis, shard, self.block_ms)
+            reader = self._readers[shard] = _FeedReader(
+                self.redis, shard, self.field, self.block_ms
+            )
             reader.start()
         watch = reader.tables.get(table_id)
         if watch is None:
@@ -154,6 +169,20 @@ class LiveTables:
         self._readers.clear()
         for reader in readers:
             await reader.stop()
+
+
+def live_tables(redis: Any, shards: int, block_ms: int) -> LiveFeeds:
+    """Tables, woken by their shard feed ``bw:{s<n>}:feed``."""
+    return LiveFeeds(
+        redis, lambda table: ShardKeys(shard_of(table, shards)).feed, b"table", block_ms
+    )
+
+
+def live_players(redis: Any, shards: int, block_ms: int) -> LiveFeeds:
+    """Players, woken by their player shard's feed ``bw:notify:{p<n>}:feed``."""
+    return LiveFeeds(
+        redis, lambda player: player_feed_key(player_shard(player, shards)), b"player", block_ms
+    )
 
 
 class StreamSlots:

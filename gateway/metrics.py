@@ -44,8 +44,8 @@ class GatewayMetrics:
         )
         self.live = Gauge(
             "bw_gateway_live",
-            "Live streaming: shard readers running, tables followed, SSE subscribers, open"
-            " SSE responses (streams).",
+            "Live streaming: feed readers running (table and player shards), tables and"
+            " players followed, SSE subscribers, open SSE responses (streams).",
             ["what"],
             registry=self.registry,
         )
@@ -62,11 +62,18 @@ class GatewayMetrics:
             registry=self.registry,
         )
 
-    def record_live(self, readers: int, tables: int, subscribers: int, streams: int) -> None:
+    def record_live(
+        self,
+        tables: tuple[int, int, int],
+        players: tuple[int, int, int],
+        streams: int,
+    ) -> None:
+        """``tables`` and ``players``: (readers, followed, subscribers) of each kind."""
         self.live.labels(what="streams").set(streams)
-        self.live.labels(what="readers").set(readers)
-        self.live.labels(what="tables").set(tables)
-        self.live.labels(what="subscribers").set(subscribers)
+        self.live.labels(what="readers").set(tables[0] + players[0])
+        self.live.labels(what="tables").set(tables[1])
+        self.live.labels(what="players").set(players[1])
+        self.live.labels(what="subscribers").set(tables[2] + players[2])
 
     def record_projector_lag(self, lag: dict[str, Any]) -> None:
         for figure, value in _numbers(lag):

@@ -24,8 +24,9 @@ _UNLIMITED_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
 
 
 class RequestLog:
-    """One log line and one latency sample per request (pure ASGI, so the route's bound
-    context — table, seat, command id — is still there when the line is written).
+    """One log line (at debug for a success) and one latency sample per request (pure
+    ASGI, so the route's bound context — table, seat, command id — is still there when
+    the line is written).
     Headers are never logged, so a seat token cannot end up in the logs."""
 
     def __init__(self, app: ASGIApp, metrics: GatewayMetrics) -> None:
@@ -55,7 +56,9 @@ class RequestLog:
             self.metrics.request_seconds.labels(
                 method=method, route=route, status=f"{status // 100}xx"
             ).observe(elapsed)
-            log.info(
+            # Successes at debug (one line per command is the gateway's busiest output);
+            # every refusal and failure at info.
+            (log.debug if status < 400 else log.info)(
                 "http.request",
                 method=method,
                 route=route,

@@ -20,6 +20,7 @@ import hashlib
 import math
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import structlog
 from limits import RateLimitItem, parse_many
@@ -29,6 +30,7 @@ from limits.errors import StorageError
 from redis.exceptions import RedisError
 
 from services.eventstore import RATE_LIMIT_PREFIX
+from services.eventstore.connection import DRIVER_INFO
 
 __all__ = ["Budget", "RateLimits", "Refusal", "parse_budget"]
 
@@ -62,7 +64,7 @@ def parse_budget(name: str, text: str) -> Budget:
 
 def _storage(url: str, cluster: bool) -> Storage:
     scheme, _, rest = url.partition("://")
-    options: dict[str, float | str | bool] = {"socket_timeout": _CHECK_TIMEOUT_S}
+    options: dict[str, Any] = {"socket_timeout": _CHECK_TIMEOUT_S, "driver_info": DRIVER_INFO}
     if cluster:
         return RedisClusterStorage(
             f"async+redis+cluster://{rest}",

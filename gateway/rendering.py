@@ -5,7 +5,7 @@ The engine service decides what a viewer sees of each stored event
 ``RedactedEvent`` only changes form. A rendered event is::
 
     {version, command_id, seat, time_ms, event, text, hash, prev_hash, public_payload,
-     seat_commitments, commitment, salt?, seat_payload?, seed_revealed?}
+     seat_commitments, commitment, salt?, seat_payload?, seed_revealed?, control?}
 
 ``event`` is the protobuf JSON of the game event as the viewer may see it (``null``
 when it may see nothing of it), ``text`` the same event in one line of words (``null``
@@ -21,9 +21,10 @@ import base64
 import json
 from typing import Any
 
+from engines.core.control import as_plain
 from proto import common_pb2
 
-__all__ = ["render_redacted"]
+__all__ = ["event_out", "render_redacted"]
 
 
 def render_redacted(event: common_pb2.RedactedEvent) -> dict[str, Any]:
@@ -49,8 +50,20 @@ def render_redacted(event: common_pb2.RedactedEvent) -> dict[str, Any]:
         rendered["seat_payload"] = _base64(event.seat_payload)
     if event.HasField("seed_revealed"):
         rendered["seed_revealed"] = event.seed_revealed.seed.hex()
+    if event.HasField("control"):
+        rendered["control"] = as_plain(event.control)
     return rendered
 
 
 def _base64(data: bytes) -> str:
     return base64.b64encode(data).decode()
+
+
+# What EventOut renders for the keys render_redacted leaves out.
+_ABSENT = {"seed_revealed": None, "salt": None, "seat_payload": None, "control": None}
+
+
+def event_out(event: common_pb2.RedactedEvent) -> dict[str, Any]:
+    """The event as ``EventOut`` renders it (every field, ``null`` where absent), built
+    without the model for the command path."""
+    return {**_ABSENT, **render_redacted(event)}

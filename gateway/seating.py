@@ -20,8 +20,8 @@ import hashlib
 import hmac
 import secrets
 import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import grpc
 import structlog
@@ -30,7 +30,7 @@ from engines.core.canonical import canonical_json
 from gateway.errors import ApiError
 from gateway.identity import Caller
 from gateway.seats import new_invite, new_token, new_tokens, token_digest
-from proto import engine_pb2
+from proto import common_pb2, engine_pb2
 from services.players import new_guest
 from services.seating import OPEN, STARTING, Refused, Roster, Seat
 
@@ -91,6 +91,7 @@ async def _create_game(gateway: Gateway, roster: Roster, seed: bytes = b"") -> i
         seed=seed,
         seat_bots=bots if any(bots) else [],
         unlisted=not roster.listed,
+        clock=turn_clock(roster.clock),
     )
     try:
         reply = await backend.stub.CreateTable(request, timeout=gateway.backends.timeout)
@@ -99,6 +100,11 @@ async def _create_game(gateway: Gateway, roster: Roster, seed: bytes = b"") -> i
             return 0
         raise
     return int(reply.version)
+
+
+def turn_clock(clock: Mapping[str, Any]) -> common_pb2.TurnClock | None:
+    """The engine's ``TurnClock`` of a seating's clock (``None``: no time limit)."""
+    return common_pb2.TurnClock(**clock) if clock else None
 
 
 async def _list(gateway: Gateway, roster: Roster) -> None:
@@ -135,6 +141,7 @@ async def create_full(
     options: dict[str, str],
     seed: bytes,
     listed: bool,
+    clock: Mapping[str, Any],
 ) -> tuple[Roster, list[str], int, bytes]:
     """A table whose every seat goes to the caller at once (one token each), started now.
     Returns the roster, the tokens, the version and the seed commitment."""
@@ -154,11 +161,17 @@ async def create_full(
         listed=listed,
         state=STARTING,
         created_ms=now_ms(),
+        clock=clock,
     )
     await gateway.store.seating.create(roster)
     backend = gateway.backends.get(game)
     request = engine_pb2.CreateTableRequest(
-        table_id=table_id, seats=seats, options=options, seed=seed, unlisted=not listed
+        table_id=table_id,
+        seats=seats,
+        options=options,
+        seed=seed,
+        unlisted=not listed,
+        clock=turn_clock(clock),
     )
     try:
         reply = await backend.stub.CreateTable(request, timeout=gateway.backends.timeout)
@@ -190,6 +203,7 @@ async def open_table(
     listed: bool,
     take_seat: bool,
     name: str | None,
+    clock: Mapping[str, Any],
 ) -> tuple[Roster, Claimed | None, str | None]:
     """A table with open seats; the caller takes seat 0 unless it is an app alone or says
     ``take_seat: false`` (an anonymous caller always takes it: it is the host). Returns the
@@ -210,6 +224,7 @@ async def open_table(
         invite=token_digest(invite) if invite else "",
         state=OPEN,
         created_ms=now_ms(),
+        clock=clock,
     )
     claimed: Claimed | None = None
     if take_seat and person is not None:
@@ -421,6 +436,7 @@ async def rematch(gateway: Gateway, at: TableAt) -> Claimed:
         state=OPEN,
         created_ms=now_ms(),
         rematch_of=at.table_id,
+        clock=roster.clock,
     )
     try:
         await gateway.store.seating.create(fresh)

@@ -26,6 +26,7 @@ from services.eventstore import (
     TableNotFound,
     connect,
 )
+from services.notifications import PlayerInbox, Webhooks
 from services.players import AppRegistry, PlayerTables
 from services.projector.lobby import Lobby
 from services.seating import RosterStore
@@ -43,6 +44,25 @@ class ReadModel:
     data: dict[str, Any]
 
 
+def _read_model(raw: dict[Any, Any] | None) -> ReadModel | None:
+    """A read model's hash as stored by the projector; None when missing or damaged."""
+    if not raw:
+        return None
+    fields = {_decode(k): _decode(v) for k, v in raw.items()}
+    try:
+        return ReadModel(int(fields["version"]), json.loads(fields["json"]))
+    except (KeyError, ValueError):
+        return None
+
+
+def _version(raw: Any) -> int:
+    """A read model's stored version; 0 when missing or damaged."""
+    try:
+        return int(raw or 0)
+    except ValueError:
+        return 0
+
+
 def _decode(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
@@ -57,6 +77,8 @@ class ReadStore:
         self.seating = RosterStore(redis, shards)
         self.apps = AppRegistry(redis)
         self.players = PlayerTables(redis)
+        self.inbox = PlayerInbox(redis, shards)
+        self.webhooks = Webhooks(redis)
         self.lobby = Lobby(redis)
         # Meta is written once at creation and never changes, so caching it is safe.
         self._meta: LRUCache[str, common_pb2.TableMeta] = LRUCache(maxsize=_META_CACHE)
@@ -89,30 +111,41 @@ class ReadStore:
 
     async def read_model(self, table_id: str, name: str) -> ReadModel | None:
         """``view:public``, ``view:seat:<n>`` or ``view:status`` as last projected."""
-        raw = await self.redis.hgetall(self.keys(table_id).view(name))
-        if not raw:
-            return None
-        fields = {_decode(k): _decode(v) for k, v in raw.items()}
-        try:
-            return ReadModel(int(fields["version"]), json.loads(fields["json"]))
-        except (KeyError, ValueError):
-            return None
+        return _read_model(await self.redis.hgetall(self.keys(table_id).view(name)))
 
-    async def read_model_at_least(
+    async def read_models(
+        self, table_id: str, name: str
+    ) -> tuple[ReadModel | None, ReadModel | None]:
+        """The read model ``name`` and ``view:status`` together, in one round trip (both
+        live in the table's slot)."""
+        keys = self.keys(table_id)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hgetall(keys.view(name))
+            pipe.hgetall(keys.view("status"))
+            model, status = await pipe.execute()
+        return _read_model(model), _read_model(status)
+
+    async def read_models_at_least(
         self, table_id: str, name: str, min_version: int, wait: float
-    ) -> ReadModel | None:
-        """The read model once it reflects ``min_version``; ``None`` if the projector is
-        still behind after ``wait`` seconds (the caller then asks the engine)."""
+    ) -> tuple[ReadModel | None, ReadModel | None]:
+        """:meth:`read_models` once the model reflects ``min_version``; ``(None, None)`` if
+        the projector is still behind after ``wait`` seconds (the caller then asks the
+        engine)."""
         deadline = time.monotonic() + wait
         delay = 0.005
+        key = self.keys(table_id).view(name)
         while True:
-            model = await self.read_model(table_id, name)
+            model, status = await self.read_models(table_id, name)
             if model is not None and model.version >= min_version:
-                return model
-            if time.monotonic() >= deadline:
-                return None
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, 0.1)
+                return model, status
+            # Behind: wait on the version alone, not on the whole view parsed each time.
+            while True:
+                if time.monotonic() >= deadline:
+                    return None, None
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 0.1)
+                if _version(await self.redis.hget(key, "version")) >= min_version:
+                    break
 
     async def projector_lag(self) -> dict[str, Any]:
         raw = await self.redis.get(PROJECTOR_LAG_KEY)

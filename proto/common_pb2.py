@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x12proto/common.proto\x12\x0e\x62oardwright.v1\"\x8a\x01\n\x0f\x43ommandEnvelope\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x12\n\ncommand_id\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\x1d\n\x10\x65xpected_version\x18\x04 \x01(\x04H\x00\x88\x01\x01\x12\x0f\n\x07payload\x18\x05 \x01(\x0c\x42\x13\n\x11_expected_version\"\x1c\n\x0cSeedRevealed\x12\x0c\n\x04seed\x18\x01 \x01(\x0c\"\xb3\x02\n\x0bStoredEvent\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12\x12\n\ncommand_id\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\x0f\n\x07time_ms\x18\x04 \x01(\x03\x12\x11\n\x07payload\x18\x05 \x01(\x0cH\x00\x12\x35\n\rseed_revealed\x18\x08 \x01(\x0b\x32\x1c.boardwright.v1.SeedRevealedH\x00\x12\x11\n\tprev_hash\x18\x06 \x01(\x0c\x12\x0c\n\x04hash\x18\x07 \x01(\x0c\x12\x0f\n\x07\x63ommand\x18\t \x01(\x0c\x12\x1b\n\x0epublic_payload\x18\n \x01(\x0cH\x01\x88\x01\x01\x12\x18\n\x10seat_commitments\x18\x0b \x03(\x0c\x12\x12\n\ncommitment\x18\x0c \x01(\x0c\x42\x06\n\x04\x62odyB\x11\n\x0f_public_payload\"\xd7\x01\n\tEventLink\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12\x12\n\ncommand_id\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\x0f\n\x07time_ms\x18\x04 \x01(\x03\x12\x18\n\x0epublic_payload\x18\x05 \x01(\x0cH\x00\x12\x35\n\rseed_revealed\x18\x06 \x01(\x0b\x32\x1c.boardwright.v1.SeedRevealedH\x00\x12\x18\n\x10seat_commitments\x18\x07 \x03(\x0c\x12\x12\n\ncommitment\x18\x08 \x01(\x0c\x42\x07\n\x05shown\"\xe3\x02\n\rRedactedEvent\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12\x12\n\ncommand_id\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\x0f\n\x07time_ms\x18\x04 \x01(\x03\x12\x12\n\nevent_json\x18\x05 \x01(\t\x12\x0c\n\x04hash\x18\x06 \x01(\x0c\x12\x11\n\tprev_hash\x18\x07 \x01(\x0c\x12\x1b\n\x0epublic_payload\x18\x08 \x01(\x0cH\x00\x88\x01\x01\x12\x33\n\rseed_revealed\x18\t \x01(\x0b\x32\x1c.boardwright.v1.SeedRevealed\x12\x18\n\x10seat_commitments\x18\n \x03(\x0c\x12\x12\n\ncommitment\x18\x0b \x01(\x0c\x12\x0c\n\x04salt\x18\x0c \x01(\x0c\x12\x19\n\x0cseat_payload\x18\r \x01(\x0cH\x01\x88\x01\x01\x12\x0c\n\x04text\x18\x0e \x01(\tB\x11\n\x0f_public_payloadB\x0f\n\r_seat_payload\"\x93\x01\n\tRejection\x12\x0c\n\x04\x63ode\x18\x01 \x01(\t\x12\x0f\n\x07message\x18\x02 \x01(\t\x12\x37\n\x07\x64\x65tails\x18\x03 \x03(\x0b\x32&.boardwright.v1.Rejection.DetailsEntry\x1a.\n\x0c\x44\x65tailsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\xb5\x02\n\tTableMeta\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\r\n\x05seats\x18\x03 \x01(\r\x12\x37\n\x07options\x18\x04 \x03(\x0b\x32&.boardwright.v1.TableMeta.OptionsEntry\x12\x14\n\x0ctoken_hashes\x18\x05 \x03(\x0c\x12\x17\n\x0fseed_commitment\x18\x06 \x01(\x0c\x12\x12\n\ncreated_ms\x18\x07 \x01(\x03\x12\x11\n\tseat_bots\x18\x08 \x03(\t\x12(\n\x05\x63lock\x18\t \x01(\x0b\x32\x19.boardwright.v1.TurnClock\x12\x10\n\x08unlisted\x18\n \x01(\x08\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"L\n\tTurnClock\x12\x14\n\x0cturn_seconds\x18\x01 \x01(\r\x12\x15\n\rtotal_seconds\x18\x02 \x01(\r\x12\x12\n\non_timeout\x18\x03 \x01(\tb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x12proto/common.proto\x12\x0e\x62oardwright.v1\"\xb9\x01\n\x0f\x43ommandEnvelope\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x12\n\ncommand_id\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\x1d\n\x10\x65xpected_version\x18\x04 \x01(\x04H\x00\x88\x01\x01\x12\x0f\n\x07payload\x18\x05 \x01(\x0c\x12-\n\x07\x63ontrol\x18\x06 \x01(\x0b\x32\x1c.boardwright.v1.TableControlB\x13\n\x11_expected_version\"\x9a\x01\n\x0cTableControl\x12(\n\x06resign\x18\x01 \x01(\x0b\x32\x16.boardwright.v1.ResignH\x00\x12+\n\x08time_out\x18\x02 \x01(\x0b\x32\x17.boardwright.v1.TimeOutH\x00\x12+\n\x08play_bot\x18\x03 \x01(\x0b\x32\x17.boardwright.v1.PlayBotH\x00\x42\x06\n\x04kind\"\x08\n\x06Resign\"/\n\x07TimeOut\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\x02 \x01(\x03\"\x1a\n\x07PlayBot\x12\x0f\n\x07version\x18\x01 \x01(\x04\"\xc3\x01\n\x11TableControlEvent\x12\x36\n\x0eturn_timed_out\x18\x01 \x01(\x0b\x32\x1c.boardwright.v1.TurnTimedOutH\x00\x12\x35\n\rseat_resigned\x18\x02 \x01(\x0b\x32\x1c.boardwright.v1.SeatResignedH\x00\x12\x37\n\x0etable_finished\x18\x03 \x01(\x0b\x32\x1d.boardwright.v1.TableFinishedH\x00\x42\x06\n\x04kind\"?\n\x0cTurnTimedOut\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\x02 \x01(\x03\x12\x0c\n\x04then\x18\x03 \x01(\t\"*\n\x0cSeatResigned\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04then\x18\x02 \x01(\t\"-\n\rTableFinished\x12\x0e\n\x06reason\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\"\x1c\n\x0cSeedRevealed\x12\x0c\n\x04seed\x18\x01 \x01(\x0c\"\xe9\x02\n\x0bStoredEvent\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12\x12\n\ncommand_id\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\x0f\n\x07time_ms\x18\x04 \x01(\x03\x12\x11\n\x07payload\x18\x05 \x01(\x0cH\x00\x12\x35\n\rseed_revealed\x18\x08 \x01(\x0b\x32\x1c.boardwright.v1.SeedRevealedH\x00\x12\x34\n\x07\x63ontrol\x18\r \x01(\x0b\x32!.boardwright.v1.TableControlEventH\x00\x12\x11\n\tprev_hash\x18\x06 \x01(\x0c\x12\x0c\n\x04hash\x18\x07 \x01(\x0c\x12\x0f\n\x07\x63ommand\x18\t \x01(\x0c\x12\x1b\n\x0epublic_payload\x18\n \x01(\x0cH\x01\x88\x01\x01\x12\x18\n\x10seat_commitments\x18\x0b \x03(\x0c\x12\x12\n\ncommitment\x18\x0c \x01(\x0c\x42\x06\n\x04\x62odyB\x11\n\x0f_public_payload\"\x8d\x02\n\tEventLink\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12\x12\n\ncommand_id\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\x0f\n\x07time_ms\x18\x04 \x01(\x03\x12\x18\n\x0epublic_payload\x18\x05 \x01(\x0cH\x00\x12\x35\n\rseed_revealed\x18\x06 \x01(\x0b\x32\x1c.boardwright.v1.SeedRevealedH\x00\x12\x34\n\x07\x63ontrol\x18\t \x01(\x0b\x32!.boardwright.v1.TableControlEventH\x00\x12\x18\n\x10seat_commitments\x18\x07 \x03(\x0c\x12\x12\n\ncommitment\x18\x08 \x01(\x0c\x42\x07\n\x05shown\"\x97\x03\n\rRedactedEvent\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12\x12\n\ncommand_id\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12\x0f\n\x07time_ms\x18\x04 \x01(\x03\x12\x12\n\nevent_json\x18\x05 \x01(\t\x12\x0c\n\x04hash\x18\x06 \x01(\x0c\x12\x11\n\tprev_hash\x18\x07 \x01(\x0c\x12\x1b\n\x0epublic_payload\x18\x08 \x01(\x0cH\x00\x88\x01\x01\x12\x33\n\rseed_revealed\x18\t \x01(\x0b\x32\x1c.boardwright.v1.SeedRevealed\x12\x18\n\x10seat_commitments\x18\n \x03(\x0c\x12\x12\n\ncommitment\x18\x0b \x01(\x0c\x12\x0c\n\x04salt\x18\x0c \x01(\x0c\x12\x19\n\x0cseat_payload\x18\r \x01(\x0cH\x01\x88\x01\x01\x12\x0c\n\x04text\x18\x0e \x01(\t\x12\x32\n\x07\x63ontrol\x18\x0f \x01(\x0b\x32!.boardwright.v1.TableControlEventB\x11\n\x0f_public_payloadB\x0f\n\r_seat_payload\"\x93\x01\n\tRejection\x12\x0c\n\x04\x63ode\x18\x01 \x01(\t\x12\x0f\n\x07message\x18\x02 \x01(\t\x12\x37\n\x07\x64\x65tails\x18\x03 \x03(\x0b\x32&.boardwright.v1.Rejection.DetailsEntry\x1a.\n\x0c\x44\x65tailsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"\xb5\x02\n\tTableMeta\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04game\x18\x02 \x01(\t\x12\r\n\x05seats\x18\x03 \x01(\r\x12\x37\n\x07options\x18\x04 \x03(\x0b\x32&.boardwright.v1.TableMeta.OptionsEntry\x12\x14\n\x0ctoken_hashes\x18\x05 \x03(\x0c\x12\x17\n\x0fseed_commitment\x18\x06 \x01(\x0c\x12\x12\n\ncreated_ms\x18\x07 \x01(\x03\x12\x11\n\tseat_bots\x18\x08 \x03(\t\x12(\n\x05\x63lock\x18\t \x01(\x0b\x32\x19.boardwright.v1.TurnClock\x12\x10\n\x08unlisted\x18\n \x01(\x08\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"L\n\tTurnClock\x12\x14\n\x0cturn_seconds\x18\x01 \x01(\r\x12\x15\n\rtotal_seconds\x18\x02 \x01(\r\x12\x12\n\non_timeout\x18\x03 \x01(\tb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -36,23 +36,39 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_TABLEMETA_OPTIONSENTRY']._loaded_options = None
   _globals['_TABLEMETA_OPTIONSENTRY']._serialized_options = b'8\001'
   _globals['_COMMANDENVELOPE']._serialized_start=39
-  _globals['_COMMANDENVELOPE']._serialized_end=177
-  _globals['_SEEDREVEALED']._serialized_start=179
-  _globals['_SEEDREVEALED']._serialized_end=207
-  _globals['_STOREDEVENT']._serialized_start=210
-  _globals['_STOREDEVENT']._serialized_end=517
-  _globals['_EVENTLINK']._serialized_start=520
-  _globals['_EVENTLINK']._serialized_end=735
-  _globals['_REDACTEDEVENT']._serialized_start=738
-  _globals['_REDACTEDEVENT']._serialized_end=1093
-  _globals['_REJECTION']._serialized_start=1096
-  _globals['_REJECTION']._serialized_end=1243
-  _globals['_REJECTION_DETAILSENTRY']._serialized_start=1197
-  _globals['_REJECTION_DETAILSENTRY']._serialized_end=1243
-  _globals['_TABLEMETA']._serialized_start=1246
-  _globals['_TABLEMETA']._serialized_end=1555
-  _globals['_TABLEMETA_OPTIONSENTRY']._serialized_start=1509
-  _globals['_TABLEMETA_OPTIONSENTRY']._serialized_end=1555
-  _globals['_TURNCLOCK']._serialized_start=1557
-  _globals['_TURNCLOCK']._serialized_end=1633
+  _globals['_COMMANDENVELOPE']._serialized_end=224
+  _globals['_TABLECONTROL']._serialized_start=227
+  _globals['_TABLECONTROL']._serialized_end=381
+  _globals['_RESIGN']._serialized_start=383
+  _globals['_RESIGN']._serialized_end=391
+  _globals['_TIMEOUT']._serialized_start=393
+  _globals['_TIMEOUT']._serialized_end=440
+  _globals['_PLAYBOT']._serialized_start=442
+  _globals['_PLAYBOT']._serialized_end=468
+  _globals['_TABLECONTROLEVENT']._serialized_start=471
+  _globals['_TABLECONTROLEVENT']._serialized_end=666
+  _globals['_TURNTIMEDOUT']._serialized_start=668
+  _globals['_TURNTIMEDOUT']._serialized_end=731
+  _globals['_SEATRESIGNED']._serialized_start=733
+  _globals['_SEATRESIGNED']._serialized_end=775
+  _globals['_TABLEFINISHED']._serialized_start=777
+  _globals['_TABLEFINISHED']._serialized_end=822
+  _globals['_SEEDREVEALED']._serialized_start=824
+  _globals['_SEEDREVEALED']._serialized_end=852
+  _globals['_STOREDEVENT']._serialized_start=855
+  _globals['_STOREDEVENT']._serialized_end=1216
+  _globals['_EVENTLINK']._serialized_start=1219
+  _globals['_EVENTLINK']._serialized_end=1488
+  _globals['_REDACTEDEVENT']._serialized_start=1491
+  _globals['_REDACTEDEVENT']._serialized_end=1898
+  _globals['_REJECTION']._serialized_start=1901
+  _globals['_REJECTION']._serialized_end=2048
+  _globals['_REJECTION_DETAILSENTRY']._serialized_start=2002
+  _globals['_REJECTION_DETAILSENTRY']._serialized_end=2048
+  _globals['_TABLEMETA']._serialized_start=2051
+  _globals['_TABLEMETA']._serialized_end=2360
+  _globals['_TABLEMETA_OPTIONSENTRY']._serialized_start=2314
+  _globals['_TABLEMETA_OPTIONSENTRY']._serialized_end=2360
+  _globals['_TURNCLOCK']._serialized_start=2362
+  _globals['_TURNCLOCK']._serialized_end=2438
 # @@protoc_insertion_point(module_scope)

@@ -29,6 +29,7 @@ class CommandEnvelope(_message.Message):
     SEAT_FIELD_NUMBER: _builtins.int
     EXPECTED_VERSION_FIELD_NUMBER: _builtins.int
     PAYLOAD_FIELD_NUMBER: _builtins.int
+    CONTROL_FIELD_NUMBER: _builtins.int
     table_id: _builtins.str
     command_id: _builtins.str
     """Client-chosen id, scoped to the seat: the same seat sending the same id with the same
@@ -40,7 +41,16 @@ class CommandEnvelope(_message.Message):
     expected_version: _builtins.int
     """When set, the command is rejected with `version.conflict` unless the table is at this version."""
     payload: _builtins.bytes
-    """The game's `Command` message (e.g. boardwright.freunde.v1.Command), serialized."""
+    """The game's `Command` message (e.g. boardwright.freunde.v1.Command), serialized.
+    Empty when `control` is set.
+    """
+    @_builtins.property
+    def control(self) -> Global___TableControl:
+        """A table-control command (a resignation, a timeout, a bot's turn): the same for every
+        game, handled by the engine host, never by the rules. Sent by the gateway (resign) and
+        the scheduler (timeouts, bot turns) only, with command ids starting "bw:".
+        """
+
     def __init__(
         self,
         *,
@@ -49,16 +59,230 @@ class CommandEnvelope(_message.Message):
         seat: _builtins.int = ...,
         expected_version: _builtins.int | None = ...,
         payload: _builtins.bytes = ...,
+        control: Global___TableControl | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_expected_version", b"_expected_version", "expected_version", b"expected_version"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_expected_version", b"_expected_version", "control", b"control", "expected_version", b"expected_version"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_expected_version", b"_expected_version", "command_id", b"command_id", "expected_version", b"expected_version", "payload", b"payload", "seat", b"seat", "table_id", b"table_id"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_expected_version", b"_expected_version", "command_id", b"command_id", "control", b"control", "expected_version", b"expected_version", "payload", b"payload", "seat", b"seat", "table_id", b"table_id"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__expected_version: _TypeAlias = _typing.Literal["expected_version"]  # noqa: Y015
     _WhichOneofArgType__expected_version: _TypeAlias = _typing.Literal["_expected_version", b"_expected_version"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType__expected_version) -> _WhichOneofReturnType__expected_version | None: ...
 
 Global___CommandEnvelope: _TypeAlias = CommandEnvelope  # noqa: Y015
+
+@_typing.final
+class TableControl(_message.Message):
+    """A table-control command. The seat is the envelope's."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    RESIGN_FIELD_NUMBER: _builtins.int
+    TIME_OUT_FIELD_NUMBER: _builtins.int
+    PLAY_BOT_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def resign(self) -> Global___Resign: ...
+    @_builtins.property
+    def time_out(self) -> Global___TimeOut: ...
+    @_builtins.property
+    def play_bot(self) -> Global___PlayBot: ...
+    def __init__(
+        self,
+        *,
+        resign: Global___Resign | None = ...,
+        time_out: Global___TimeOut | None = ...,
+        play_bot: Global___PlayBot | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["kind", b"kind", "play_bot", b"play_bot", "resign", b"resign", "time_out", b"time_out"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["kind", b"kind", "play_bot", b"play_bot", "resign", b"resign", "time_out", b"time_out"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["resign", "time_out", "play_bot"]  # noqa: Y015
+    _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
+
+Global___TableControl: _TypeAlias = TableControl  # noqa: Y015
+
+@_typing.final
+class Resign(_message.Message):
+    """The seat leaves the game (see TableControlEvent.seat_resigned)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___Resign: _TypeAlias = Resign  # noqa: Y015
+
+@_typing.final
+class TimeOut(_message.Message):
+    """The seat's clock ran out at `deadline_ms`, as the log at `version` sets it. Refused
+    (`clock.stale`) unless the table is still at `version` and the log still gives that
+    deadline: a seat that moved in time is never timed out.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    VERSION_FIELD_NUMBER: _builtins.int
+    DEADLINE_MS_FIELD_NUMBER: _builtins.int
+    version: _builtins.int
+    deadline_ms: _builtins.int
+    def __init__(
+        self,
+        *,
+        version: _builtins.int = ...,
+        deadline_ms: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["deadline_ms", b"deadline_ms", "version", b"version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TimeOut: _TypeAlias = TimeOut  # noqa: Y015
+
+@_typing.final
+class PlayBot(_message.Message):
+    """The bot that plays the seat now (a bot seat, a resigned seat taken over, or a turn timed
+    out with on_timeout "bot") chooses the seat's command at `version`; it is decided and
+    stored as the seat's ordinary command. Refused (`clock.stale`) if the table moved on.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    VERSION_FIELD_NUMBER: _builtins.int
+    version: _builtins.int
+    def __init__(
+        self,
+        *,
+        version: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["version", b"version"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PlayBot: _TypeAlias = PlayBot  # noqa: Y015
+
+@_typing.final
+class TableControlEvent(_message.Message):
+    """What a table-control command did, as the log records it: public, the same for every
+    game, and never seen by the rules.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TURN_TIMED_OUT_FIELD_NUMBER: _builtins.int
+    SEAT_RESIGNED_FIELD_NUMBER: _builtins.int
+    TABLE_FINISHED_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def turn_timed_out(self) -> Global___TurnTimedOut: ...
+    @_builtins.property
+    def seat_resigned(self) -> Global___SeatResigned: ...
+    @_builtins.property
+    def table_finished(self) -> Global___TableFinished: ...
+    def __init__(
+        self,
+        *,
+        turn_timed_out: Global___TurnTimedOut | None = ...,
+        seat_resigned: Global___SeatResigned | None = ...,
+        table_finished: Global___TableFinished | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["kind", b"kind", "seat_resigned", b"seat_resigned", "table_finished", b"table_finished", "turn_timed_out", b"turn_timed_out"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["kind", b"kind", "seat_resigned", b"seat_resigned", "table_finished", b"table_finished", "turn_timed_out", b"turn_timed_out"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_kind: _TypeAlias = _typing.Literal["turn_timed_out", "seat_resigned", "table_finished"]  # noqa: Y015
+    _WhichOneofArgType_kind: _TypeAlias = _typing.Literal["kind", b"kind"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_kind) -> _WhichOneofReturnType_kind | None: ...
+
+Global___TableControlEvent: _TypeAlias = TableControlEvent  # noqa: Y015
+
+@_typing.final
+class TurnTimedOut(_message.Message):
+    """`seat` did not act by `deadline_ms`; `then` is "bot" (its bot plays the turn) or
+    "forfeit" (it leaves the game, as if it resigned).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    DEADLINE_MS_FIELD_NUMBER: _builtins.int
+    THEN_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    deadline_ms: _builtins.int
+    then: _builtins.str
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        deadline_ms: _builtins.int = ...,
+        then: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["deadline_ms", b"deadline_ms", "seat", b"seat", "then", b"then"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TurnTimedOut: _TypeAlias = TurnTimedOut  # noqa: Y015
+
+@_typing.final
+class SeatResigned(_message.Message):
+    """`seat` left the game; `then` is "bot" (a bot plays it from now) or "end" (the table ends)."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    SEAT_FIELD_NUMBER: _builtins.int
+    THEN_FIELD_NUMBER: _builtins.int
+    seat: _builtins.int
+    then: _builtins.str
+    def __init__(
+        self,
+        *,
+        seat: _builtins.int = ...,
+        then: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["seat", b"seat", "then", b"then"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___SeatResigned: _TypeAlias = SeatResigned  # noqa: Y015
+
+@_typing.final
+class TableFinished(_message.Message):
+    """The table ended before its game did: `reason` is "resigned" or "forfeited" (by `seat`;
+    the seats still in the game win), or "abandoned" (nobody is left to play for).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REASON_FIELD_NUMBER: _builtins.int
+    SEAT_FIELD_NUMBER: _builtins.int
+    reason: _builtins.str
+    seat: _builtins.int
+    def __init__(
+        self,
+        *,
+        reason: _builtins.str = ...,
+        seat: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["reason", b"reason", "seat", b"seat"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___TableFinished: _TypeAlias = TableFinished  # noqa: Y015
 
 @_typing.final
 class SeedRevealed(_message.Message):
@@ -106,6 +330,7 @@ class StoredEvent(_message.Message):
     TIME_MS_FIELD_NUMBER: _builtins.int
     PAYLOAD_FIELD_NUMBER: _builtins.int
     SEED_REVEALED_FIELD_NUMBER: _builtins.int
+    CONTROL_FIELD_NUMBER: _builtins.int
     PREV_HASH_FIELD_NUMBER: _builtins.int
     HASH_FIELD_NUMBER: _builtins.int
     COMMAND_FIELD_NUMBER: _builtins.int
@@ -138,6 +363,10 @@ class StoredEvent(_message.Message):
         """Public as it is: it ends the game and opens every commitment."""
 
     @_builtins.property
+    def control(self) -> Global___TableControlEvent:
+        """Public as it is: a resignation, a timeout, a table ending early."""
+
+    @_builtins.property
     def seat_commitments(self) -> _containers.RepeatedScalarFieldContainer[_builtins.bytes]:
         """One commitment per seat, in seat order, to that seat's redaction of the event."""
 
@@ -150,6 +379,7 @@ class StoredEvent(_message.Message):
         time_ms: _builtins.int = ...,
         payload: _builtins.bytes = ...,
         seed_revealed: Global___SeedRevealed | None = ...,
+        control: Global___TableControlEvent | None = ...,
         prev_hash: _builtins.bytes = ...,
         hash: _builtins.bytes = ...,
         command: _builtins.bytes = ...,
@@ -157,13 +387,13 @@ class StoredEvent(_message.Message):
         seat_commitments: _abc.Iterable[_builtins.bytes] | None = ...,
         commitment: _builtins.bytes = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_public_payload", b"_public_payload", "body", b"body", "payload", b"payload", "public_payload", b"public_payload", "seed_revealed", b"seed_revealed"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_public_payload", b"_public_payload", "body", b"body", "control", b"control", "payload", b"payload", "public_payload", b"public_payload", "seed_revealed", b"seed_revealed"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_public_payload", b"_public_payload", "body", b"body", "command", b"command", "command_id", b"command_id", "commitment", b"commitment", "hash", b"hash", "payload", b"payload", "prev_hash", b"prev_hash", "public_payload", b"public_payload", "seat", b"seat", "seat_commitments", b"seat_commitments", "seed_revealed", b"seed_revealed", "time_ms", b"time_ms", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_public_payload", b"_public_payload", "body", b"body", "command", b"command", "command_id", b"command_id", "commitment", b"commitment", "control", b"control", "hash", b"hash", "payload", b"payload", "prev_hash", b"prev_hash", "public_payload", b"public_payload", "seat", b"seat", "seat_commitments", b"seat_commitments", "seed_revealed", b"seed_revealed", "time_ms", b"time_ms", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__public_payload: _TypeAlias = _typing.Literal["public_payload"]  # noqa: Y015
     _WhichOneofArgType__public_payload: _TypeAlias = _typing.Literal["_public_payload", b"_public_payload"]  # noqa: Y015
-    _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["payload", "seed_revealed"]  # noqa: Y015
+    _WhichOneofReturnType_body: _TypeAlias = _typing.Literal["payload", "seed_revealed", "control"]  # noqa: Y015
     _WhichOneofArgType_body: _TypeAlias = _typing.Literal["body", b"body"]  # noqa: Y015
     @_typing.overload
     def WhichOneof(self, oneof_group: _WhichOneofArgType__public_payload) -> _WhichOneofReturnType__public_payload | None: ...
@@ -186,6 +416,7 @@ class EventLink(_message.Message):
     TIME_MS_FIELD_NUMBER: _builtins.int
     PUBLIC_PAYLOAD_FIELD_NUMBER: _builtins.int
     SEED_REVEALED_FIELD_NUMBER: _builtins.int
+    CONTROL_FIELD_NUMBER: _builtins.int
     SEAT_COMMITMENTS_FIELD_NUMBER: _builtins.int
     COMMITMENT_FIELD_NUMBER: _builtins.int
     version: _builtins.int
@@ -197,6 +428,8 @@ class EventLink(_message.Message):
     @_builtins.property
     def seed_revealed(self) -> Global___SeedRevealed: ...
     @_builtins.property
+    def control(self) -> Global___TableControlEvent: ...
+    @_builtins.property
     def seat_commitments(self) -> _containers.RepeatedScalarFieldContainer[_builtins.bytes]: ...
     def __init__(
         self,
@@ -207,14 +440,15 @@ class EventLink(_message.Message):
         time_ms: _builtins.int = ...,
         public_payload: _builtins.bytes = ...,
         seed_revealed: Global___SeedRevealed | None = ...,
+        control: Global___TableControlEvent | None = ...,
         seat_commitments: _abc.Iterable[_builtins.bytes] | None = ...,
         commitment: _builtins.bytes = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["public_payload", b"public_payload", "seed_revealed", b"seed_revealed", "shown", b"shown"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["control", b"control", "public_payload", b"public_payload", "seed_revealed", b"seed_revealed", "shown", b"shown"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["command_id", b"command_id", "commitment", b"commitment", "public_payload", b"public_payload", "seat", b"seat", "seat_commitments", b"seat_commitments", "seed_revealed", b"seed_revealed", "shown", b"shown", "time_ms", b"time_ms", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["command_id", b"command_id", "commitment", b"commitment", "control", b"control", "public_payload", b"public_payload", "seat", b"seat", "seat_commitments", b"seat_commitments", "seed_revealed", b"seed_revealed", "shown", b"shown", "time_ms", b"time_ms", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_shown: _TypeAlias = _typing.Literal["public_payload", "seed_revealed"]  # noqa: Y015
+    _WhichOneofReturnType_shown: _TypeAlias = _typing.Literal["public_payload", "seed_revealed", "control"]  # noqa: Y015
     _WhichOneofArgType_shown: _TypeAlias = _typing.Literal["shown", b"shown"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_shown) -> _WhichOneofReturnType_shown | None: ...
 
@@ -245,6 +479,7 @@ class RedactedEvent(_message.Message):
     SALT_FIELD_NUMBER: _builtins.int
     SEAT_PAYLOAD_FIELD_NUMBER: _builtins.int
     TEXT_FIELD_NUMBER: _builtins.int
+    CONTROL_FIELD_NUMBER: _builtins.int
     version: _builtins.int
     command_id: _builtins.str
     seat: _builtins.int
@@ -271,6 +506,10 @@ class RedactedEvent(_message.Message):
     def seed_revealed(self) -> Global___SeedRevealed: ...
     @_builtins.property
     def seat_commitments(self) -> _containers.RepeatedScalarFieldContainer[_builtins.bytes]: ...
+    @_builtins.property
+    def control(self) -> Global___TableControlEvent:
+        """A table-control event (public): what the hash covers in its place."""
+
     def __init__(
         self,
         *,
@@ -288,10 +527,11 @@ class RedactedEvent(_message.Message):
         salt: _builtins.bytes = ...,
         seat_payload: _builtins.bytes | None = ...,
         text: _builtins.str = ...,
+        control: Global___TableControlEvent | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["_public_payload", b"_public_payload", "_seat_payload", b"_seat_payload", "public_payload", b"public_payload", "seat_payload", b"seat_payload", "seed_revealed", b"seed_revealed"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["_public_payload", b"_public_payload", "_seat_payload", b"_seat_payload", "control", b"control", "public_payload", b"public_payload", "seat_payload", b"seat_payload", "seed_revealed", b"seed_revealed"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["_public_payload", b"_public_payload", "_seat_payload", b"_seat_payload", "command_id", b"command_id", "commitment", b"commitment", "event_json", b"event_json", "hash", b"hash", "prev_hash", b"prev_hash", "public_payload", b"public_payload", "salt", b"salt", "seat", b"seat", "seat_commitments", b"seat_commitments", "seat_payload", b"seat_payload", "seed_revealed", b"seed_revealed", "text", b"text", "time_ms", b"time_ms", "version", b"version"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["_public_payload", b"_public_payload", "_seat_payload", b"_seat_payload", "command_id", b"command_id", "commitment", b"commitment", "control", b"control", "event_json", b"event_json", "hash", b"hash", "prev_hash", b"prev_hash", "public_payload", b"public_payload", "salt", b"salt", "seat", b"seat", "seat_commitments", b"seat_commitments", "seat_payload", b"seat_payload", "seed_revealed", b"seed_revealed", "text", b"text", "time_ms", b"time_ms", "version", b"version"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     _WhichOneofReturnType__public_payload: _TypeAlias = _typing.Literal["public_payload"]  # noqa: Y015
     _WhichOneofArgType__public_payload: _TypeAlias = _typing.Literal["_public_payload", b"_public_payload"]  # noqa: Y015
@@ -455,7 +695,9 @@ class TurnClock(_message.Message):
     total_seconds: _builtins.int
     """Seconds a seat has in all, over the whole game; 0: no total."""
     on_timeout: _builtins.str
-    """What happens when a seat runs out: "bot" (its bot plays the turn) or "forfeit"."""
+    """What happens when a seat runs out: "bot" (the game's bot plays the turn) or "forfeit"
+    (the seat leaves the game, as if it resigned).
+    """
     def __init__(
         self,
         *,

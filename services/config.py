@@ -49,6 +49,10 @@ class DeploymentSettings(BaseSettings):
     shards: int = Field(default=64, ge=1, validation_alias="BW_SHARDS")
     engine_addrs_text: str = Field(default="", validation_alias="BW_ENGINE_ADDRS")
     log_level: str = Field(default="info", validation_alias="BW_LOG_LEVEL")
+    # Webhook URLs may name this machine (loopback): tests and one-machine setups only.
+    webhook_allow_loopback: bool = Field(
+        default=False, validation_alias="BW_WEBHOOK_ALLOW_LOOPBACK"
+    )
 
     @field_validator("engine_addrs_text")
     @classmethod
@@ -90,8 +94,23 @@ class Settings(DeploymentSettings):
     durability_timeout_ms: int = Field(
         default=2000, ge=1, validation_alias="BW_DURABILITY_TIMEOUT_MS"
     )
+    # How often the scheduler looks for due timeouts and bots' turns.
+    scheduler_poll_ms: int = Field(default=100, ge=1, validation_alias="BW_SCHEDULER_POLL_MS")
     # A finished table's views, snapshot, command ids and lobby entry live this long.
     finished_ttl_s: int = Field(default=FINISHED_TTL_S, ge=1, validation_alias="BW_FINISHED_TTL_S")
+
+    # Webhook deliveries: tries before a delivery is dead-lettered, the backoff between
+    # tries (doubling from the base up to the cap, with jitter), each call's timeout and
+    # how many calls one notifier process makes at once.
+    webhook_max_attempts: int = Field(default=8, ge=1, validation_alias="BW_WEBHOOK_MAX_ATTEMPTS")
+    webhook_backoff_ms: int = Field(default=1000, ge=1, validation_alias="BW_WEBHOOK_BACKOFF_MS")
+    webhook_backoff_max_ms: int = Field(
+        default=600_000, ge=1, validation_alias="BW_WEBHOOK_BACKOFF_MAX_MS"
+    )
+    webhook_timeout_s: float = Field(default=5.0, gt=0, validation_alias="BW_WEBHOOK_TIMEOUT_S")
+    webhook_concurrency: int = Field(default=16, ge=1, validation_alias="BW_WEBHOOK_CONCURRENCY")
+    # Notifications kept per player (its SSE stream resumes within these).
+    notifications_kept: int = Field(default=1000, ge=10, validation_alias="BW_NOTIFICATIONS_KEPT")
 
     @property
     def durability(self) -> Durability:

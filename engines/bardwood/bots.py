@@ -42,7 +42,7 @@ def worth(state: BardwoodState, seat: int) -> float:
     for legend, _ in state.legend_runes:
         scoring = c.legend(legend).scoring
         value += VP * scoring.value(count(state, seat, scoring.count))
-    market = {d for designs in c.market_designs.values() for d in designs}
+    market = c.market_cards
     for card_id in owned(state, seat):
         card = c.card(card_id)
         value += VP / 2 * card.blue_halves

@@ -129,6 +129,7 @@ class Card:
     discount: bool = False
     bonus: Gains = ()
     boss: bool = False
+    unlock: bool = False  # unlockable content: used only with the `unlocked` option
 
     @property
     def skill(self) -> bool:
@@ -253,9 +254,10 @@ class Location:
 
 @dataclass(frozen=True, slots=True)
 class Space:
-    """A space bards stand on, and the Locations it touches."""
+    """A space bards stand on (named for players' menus), and the Locations it touches."""
 
     id: str
+    name: str
     row: int
     col: int
     touches: tuple[str, ...]
@@ -304,13 +306,16 @@ class Content:
     badge_base_melody: int
     badge_spots: tuple[BadgeSpot, ...]
     locations: tuple[Location, ...]
+    layout: tuple[tuple[str, ...], ...]  # the map's cells row by row: Locations and scenery
     spaces: tuple[Space, ...]
     starting_spaces: tuple[str, ...]
     perform_spots: tuple[PerformSpot, ...]
     legend_discounts: tuple[int, ...]
     market_costs: tuple[int, ...]
     search_extra: int
-    market_designs: Mapping[str, tuple[str, ...]]
+    market_designs: Mapping[str, tuple[str, ...]]  # first-game designs per type
+    market_unlockable: Mapping[str, tuple[str, ...]]  # designs added by unlocking
+    market_cards: frozenset[str]  # every market design, unlockable ones included
     fan_deck: int
     creature_piles: int
     normals_per_pile: int
@@ -416,6 +421,7 @@ def _song_card(raw: Mapping[str, Any]) -> Card:
         paid=tuple(_effect(e) for e in raw["paid"]),
         strip=gains_of(raw["strip"]),
         blue_halves=_halves(raw.get("blue_vp", 0)),
+        unlock=bool(raw.get("unlock", False)),
     )
 
 
@@ -490,7 +496,8 @@ def content() -> Content:
         for loc in main["locations"]
     )
     spaces = tuple(
-        Space(s["id"], int(s["row"]), int(s["col"]), tuple(s["touches"])) for s in main["spaces"]
+        Space(s["id"], s["name"], int(s["row"]), int(s["col"]), tuple(s["touches"]))
+        for s in main["spaces"]
     )
     if len(cards) != len(every):
         raise ValueError("two cards share an id")
@@ -571,6 +578,7 @@ def content() -> Content:
             BadgeSpot(int(s["melody"]), _halves(s["blue_vp"])) for s in track["spots"]
         ),
         locations=locations,
+        layout=tuple(tuple(row) for row in main["layout"]["cells"]),
         spaces=spaces,
         starting_spaces=tuple(main["layout"]["starting_spaces"]),
         perform_spots=tuple(
@@ -584,6 +592,16 @@ def content() -> Content:
             "improv": tuple(main["market_decks"]["improv"]),
             "action": tuple(main["market_decks"]["action"]),
         },
+        market_unlockable={
+            "improv": tuple(main["market_decks"]["unlockable"]["improv"]),
+            "action": tuple(main["market_decks"]["unlockable"]["action"]),
+        },
+        market_cards=frozenset(
+            design
+            for kind in ("improv", "action")
+            for key in (main["market_decks"], main["market_decks"]["unlockable"])
+            for design in key[kind]
+        ),
         fan_deck=int(main["fan_deck"]["count"]),
         creature_piles=int(main["creature_piles"]["piles"]),
         normals_per_pile=int(main["creature_piles"]["normals_per_pile"]),

@@ -33,11 +33,13 @@ from engines.bardwood.movement import (
     starting_spaces,
 )
 from engines.bardwood.perform import perform, performances
+from engines.bardwood.picture import picture
 from engines.bardwood.setup import character_choices, choose_character, set_up
 from engines.bardwood.singing import card_uses, pay_volume, use_card, volume_payments
 from engines.bardwood.state import BardwoodState
 from engines.bardwood.turns import FLOW, advance, finish, finishes
 from engines.bardwood.view import REDACTION, board, players, private, standing
+from engines.bardwood.words import WORDS
 from engines.core.bots import RandomBot
 from engines.core.contract import GameInfo, OptionSpec
 from engines.core.game import Game, Move
@@ -60,7 +62,20 @@ INFO = GameInfo(
             False,
             "Unlockable Loudstones: Volume past 6 becomes Loudstones, which pay Volume costs.",
         ),
-        OptionSpec("unlocked", "bool", False, "Unlockable content: 6 Motifs and two more Events."),
+        OptionSpec(
+            "unlocked",
+            "bool",
+            False,
+            "Unlockable content: 6 Motifs, two more Events, and three more Improv and Action "
+            "designs (the market then uses 6 designs of each type drawn at random).",
+        ),
+        OptionSpec(
+            "all_market_cards",
+            "bool",
+            False,
+            "With unlockable content: every unlocked design in each market deck (decks of 9 "
+            "instead of 6).",
+        ),
     ),
 )
 
@@ -109,4 +124,6 @@ ENGINE: Game[BardwoodState, pb.Command, pb.Event] = Game(
     standing=standing,
     advance=advance,
     bots={"random": RandomBot, "greedy": GreedyBot},
+    wording=WORDS,
+    picture=picture,
 )

@@ -33,7 +33,7 @@ def count(state: BardwoodState, seat: int, what: str) -> int:
     """The number a Legend's or an Event's scoring counts for ``seat``."""
     c = content()
     player = state.player(seat)
-    market = {d for designs in c.market_designs.values() for d in designs}
+    market = c.market_cards
     cards = [c.card(card) for card in owned(state, seat)]
     counts = {
         "creatures": lambda: sum(1 for card in cards if card.kind == "creature"),

@@ -16,19 +16,20 @@ from engines.core.contract import TableConfig
 from engines.core.rng import Rng
 from proto import bardwood_pb2 as pb
 
-__all__ = ["character_choices", "choose_character", "chooser", "set_up"]
+__all__ = ["character_choices", "choose_character", "chooser", "market_designs", "set_up"]
 
 
 def set_up(config: TableConfig, rng: Rng) -> list[pb.Event]:
     """Main board set-up for ``config.seats`` players (options: ``short_game``,
-    ``loudstones``, ``unlocked``)."""
+    ``loudstones``, ``unlocked``, ``all_market_cards``)."""
     c = content()
     seats = config.seats
     unlocked = bool(config.options.get("unlocked", False))
     short = bool(config.options.get("short_game", False))
     first = rng.below(seats)
+    designs = market_designs(unlocked, bool(config.options.get("all_market_cards", False)), rng)
     market = [
-        pb.MarketDeck(location=loc.id, cards=rng.shuffle(c.market_designs[loc.market]))
+        pb.MarketDeck(location=loc.id, cards=rng.shuffle(designs[loc.market]))
         for loc in c.locations
         if loc.kind == "market"
     ]
@@ -76,6 +77,22 @@ def set_up(config: TableConfig, rng: Rng) -> list[pb.Event]:
             )
         )
     ]
+
+
+def market_designs(unlocked: bool, every: bool, rng: Rng) -> dict[str, tuple[str, ...]]:
+    """Market Deck Setup: the designs of each type's two identical decks. The first game
+    uses its 6 designs a type; "when you have more cards unlocked, randomly determine what
+    6 cards to use for each type ... Alternatively, you can choose to add them all in"
+    (``every``). Nothing is drawn unless there is a choice to make."""
+    c = content()
+    chosen = {}
+    for kind, first_game in c.market_designs.items():
+        pool = first_game + (c.market_unlockable[kind] if unlocked else ())
+        if every or len(pool) <= len(first_game):
+            chosen[kind] = pool
+        else:
+            chosen[kind] = tuple(sorted(rng.shuffle(pool)[: len(first_game)]))
+    return chosen
 
 
 def chooser(state: BardwoodState) -> int:

@@ -13,6 +13,10 @@ Checks, in order (each a :class:`Check`; the audit holds when all of them do):
     the game is over.
 ``public forms``
     Every spectator form the chain covers is the game's redaction of its payload.
+``timeouts`` (a log with any)
+    Every ``TurnTimedOut`` names the deadline the log's own times give that seat (the
+    table's clock over the append times, :mod:`engines.core.clock`), and was appended
+    after it.
 ``seed`` (once revealed)
     The revealed seed hashes to the commitment published when the table was created.
 ``commitments`` (with the seed)
@@ -35,7 +39,9 @@ from typing import Any
 
 from google.protobuf.message import DecodeError
 
+from engines.core.clock import ClockRules, deadline
 from engines.core.contract import Engine, TableConfig
+from engines.core.control import Control, TableRules, fold_table
 from engines.core.disclosure import disclose, seen_by
 from engines.core.errors import RuleViolation
 from engines.core.hashchain import ChainCheck, Salts, verify_chain
@@ -54,10 +60,19 @@ class TableFacts:
     seats: int
     seed_commitment: bytes
     options: Mapping[str, Any] = field(default_factory=dict)
+    seat_bots: tuple[str, ...] = ()
+    clock: ClockRules | None = None
 
     @classmethod
     def of(cls, meta: common_pb2.TableMeta, options: Mapping[str, Any]) -> TableFacts:
-        return cls(meta.table_id, meta.seats, meta.seed_commitment, options)
+        rules = TableRules.of(meta)
+        return cls(
+            meta.table_id, meta.seats, meta.seed_commitment, options, rules.seat_bots, rules.clock
+        )
+
+    @property
+    def rules(self) -> TableRules:
+        return TableRules(self.seats, self.seat_bots, self.clock)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +125,8 @@ def audit_log(
     seed = revealed[-1] if revealed else None
     if events.ok:
         checks.append(_public_forms(engine, log))
+        if any(_timed_out(e) for e in log):
+            checks.append(_timeouts(engine, facts, log))
     if seed is None:
         if require_seed:
             checks.append(Check("seed", False, "the seed was never revealed (the game is on)"))
@@ -139,14 +156,19 @@ def _events(
 ) -> Check:
     name, game = "events", engine.info.game
     state = engine.initial_state()
+    control = Control.start(facts.seats)
     for position, stored in enumerate(log, start=1):
         at = f"version {stored.version}"
         body = stored.WhichOneof("body")
         if body == "seed_revealed":
             if position != len(log):
                 return Check(name, False, f"{at}: the seed is revealed before the last event")
-            if not engine.outcome(state).finished:
+            if not engine.outcome(state).finished and control.end is None:
                 return Check(name, False, f"{at}: the seed is revealed before the game ended")
+            continue
+        if body == "control":
+            # Public as it is, and never a game event: only the table's end is read here.
+            _, control = fold_table(engine, TableRules(facts.seats), state, control, [stored])
             continue
         if body != "payload":
             return Check(name, False, f"{at}: the event is empty")
@@ -179,6 +201,36 @@ def _public_forms(engine: Engine[Any, Any, Any], log: Sequence[common_pb2.Stored
                 name, False, f"version {stored.version}: the public form is not its event's"
             )
     return Check(name, True, "every public form is its event as a spectator sees it")
+
+
+def _timed_out(stored: common_pb2.StoredEvent) -> bool:
+    return stored.WhichOneof("body") == "control" and stored.control.HasField("turn_timed_out")
+
+
+def _timeouts(
+    engine: Engine[Any, Any, Any], facts: TableFacts, log: Sequence[common_pb2.StoredEvent]
+) -> Check:
+    name = "timeouts"
+    rules = facts.rules
+    if rules.clock is None:
+        return Check(name, False, "the log holds a timeout, but the table has no clock")
+    state, control = engine.initial_state(), Control.start(facts.seats)
+    checked = 0
+    for stored in log:
+        if _timed_out(stored):
+            timed = stored.control.turn_timed_out
+            given = deadline(rules.clock, control.clocks, timed.seat)
+            if given != timed.deadline_ms:
+                return Check(
+                    name, False, f"version {stored.version}: not the deadline the log gives"
+                )
+            if stored.time_ms < timed.deadline_ms:
+                return Check(
+                    name, False, f"version {stored.version}: timed out before its deadline"
+                )
+            checked += 1
+        state, control = fold_table(engine, rules, state, control, [stored])
+    return Check(name, True, f"{checked} timeouts came after the deadlines the log gives")
 
 
 def _commitments(

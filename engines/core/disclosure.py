@@ -19,11 +19,20 @@ from google.protobuf.message import Message
 
 from engines.core.canonical import canonical_json, message_bytes
 from engines.core.contract import Engine
+from engines.core.control import describe as describe_control
 from engines.core.hashchain import EVERYONE, Salts, commit
 from engines.core.messages import to_json
 from proto import common_pb2
 
-__all__ = ["SEED_REVEALED_TEXT", "disclose", "render", "seen_by", "stored_batch"]
+__all__ = [
+    "SEED_REVEALED_TEXT",
+    "control_batch",
+    "disclose",
+    "render",
+    "seed_event",
+    "seen_by",
+    "stored_batch",
+]
 
 SEED_REVEALED_TEXT = (
     "The game is over: its seed is revealed, so every shuffle and roll can be checked"
@@ -94,16 +103,37 @@ def stored_batch(
             draft.command = message_bytes(command)
         batch.append(disclose(engine, draft, seats, salts, event))
     if reveal:
-        batch.append(
-            common_pb2.StoredEvent(
-                version=after + len(batch) + 1,
-                command_id=command_id,
-                seat=-1,
-                time_ms=time_ms,
-                seed_revealed=common_pb2.SeedRevealed(seed=salts.seed),
-            )
-        )
+        batch.append(seed_event(salts, after + len(batch) + 1, command_id, time_ms))
     return batch
+
+
+def seed_event(salts: Salts, version: int, command_id: str, time_ms: int) -> common_pb2.StoredEvent:
+    """The system event that reveals the table's seed: the last of its log."""
+    return common_pb2.StoredEvent(
+        version=version,
+        command_id=command_id,
+        seat=-1,
+        time_ms=time_ms,
+        seed_revealed=common_pb2.SeedRevealed(seed=salts.seed),
+    )
+
+
+def control_batch(
+    *,
+    after: int,
+    command_id: str,
+    seat: int,
+    time_ms: int,
+    events: Sequence[common_pb2.TableControlEvent],
+) -> list[common_pb2.StoredEvent]:
+    """Table-control events as the store keeps them, not yet chained: public as they are,
+    so they carry no commitments (like the revealed seed)."""
+    return [
+        common_pb2.StoredEvent(
+            version=version, command_id=command_id, seat=seat, time_ms=time_ms, control=event
+        )
+        for version, event in enumerate(events, start=after + 1)
+    ]
 
 
 def render(
@@ -129,6 +159,10 @@ def render(
     if body == "seed_revealed":
         shown.seed_revealed.CopyFrom(stored.seed_revealed)
         shown.text = SEED_REVEALED_TEXT
+        return shown
+    if body == "control":
+        shown.control.CopyFrom(stored.control)
+        shown.text = describe_control(stored.control)
         return shown
     if body != "payload":
         return shown

@@ -97,6 +97,8 @@ def link(event: Linked) -> common_pb2.EventLink:
     )
     if event.HasField("seed_revealed"):
         linked.seed_revealed.CopyFrom(event.seed_revealed)
+    elif event.HasField("control"):
+        linked.control.CopyFrom(event.control)
     elif event.HasField("public_payload"):
         linked.public_payload = event.public_payload
     return linked

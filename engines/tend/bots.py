@@ -1,14 +1,22 @@
 """Tend's bots: a random player and a greedy one, both choosing among the legal commands.
 
-- ``random`` picks a kind of move at random (choose a card, chop, ship, sell...), then
-  one command of that kind: a uniform pick over commands would mostly ship goods to
-  random boxes, since one good has many placements. It rarely finishes early and rarely
-  swaps neighbour cards, so its games reach every part of the rules.
+- ``random`` plays like a newcomer with a goal: it draws a "calling" for the game (two
+  of the four tasks it favours, as the rulebook speaks of a player's calling; Elizabeth
+  focuses on mining and fishing) and an order to fill its manifest rows in. Each step
+  it picks a kind of move at random (choose a card, chop, ship, sell...; a uniform pick
+  over commands would mostly ship goods to random boxes, since one good has many
+  placements), then mostly a command its goal prefers: cards and options offering its
+  tasks, squares deeper in the woods and mine, the farthest fishing area it has opened,
+  the sheet parts of its calling and then the rows it has gone furthest with, the
+  next free boxes of its manifest rows. It rarely finishes early and rarely swaps
+  neighbour cards, so its games still reach every part of the rules.
 - ``greedy`` looks one command ahead and takes the one that most raises its
   :func:`worth`: the points it would score now, plus what its sheets promise (progress
-  towards upgrades, badges and unlocks, the season objectives to come, crops and
-  animals, tasks and actions in hand). Ties are broken at random. It never swaps
-  neighbour cards or moves animals (moves that could go on for ever).
+  towards upgrades, badges and unlocks, manifest rows towards their bonus tasks, the
+  season objectives to come, crops and animals, tasks and actions in hand, neighbour
+  cards as likely as their goods are to come its way). Ties are broken at random. It
+  swaps a neighbour card at most once a side each neighbour phase (when a new draw is
+  worth more on average) and never moves animals (moves that could go on for ever).
 
 Bots are players, not rules: they use their own seeded ``random.Random``, and the
 greedy look-ahead decides with a fixed ``Rng`` of its own, so it never sees the table's
@@ -19,17 +27,20 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from google.protobuf.message import Message
 
 from engines.core.errors import RuleViolation
 from engines.core.rng import Rng
-from engines.tend.content import Feature, Option, content
+from engines.tend.content import TASKS, Card, Feature, Option, content
 from engines.tend.farm_area import animal_spots, cells, crop_spots
 from engines.tend.measures import holds, measure
 from engines.tend.scoring import final_score
-from engines.tend.state import Player, TendState
+from engines.tend.scratch_off import remaining
+from engines.tend.state import Player, Scratch, TendState
+from engines.tend.task_phase import awaiting_half
 
 __all__ = ["BOTS", "GreedyBot", "RandomBot", "kind_first", "worth"]
 
@@ -67,12 +78,120 @@ class _Bot:
 
 
 class RandomBot(_Bot):
-    """Random legal moves, kind first (see the module docstring)."""
+    """Random goals, purposeful steps (see the module docstring)."""
 
     name = "random"
 
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        rows = content().manifest.grid.rows
+        # Drawn once a game: the two tasks this player favours (its "calling", as the
+        # rulebook says; Elizabeth's is mining and fishing) and the order it fills its
+        # manifest rows in.
+        self._calling = frozenset(self._random.sample(TASKS, 2))
+        self._row_rank = dict(zip(self._random.sample(range(rows), rows), range(rows), strict=True))
+
     def choose(self, engine: Any, state: TendState, seat: int) -> Message:
-        return kind_first(self._legal(engine, state, seat), self._random)
+        legal = self._legal(engine, state, seat)
+        command = kind_first(legal, self._random)
+        kind = _kind(command)
+        same = [c for c in legal if _kind(c) == kind]
+        player = state.players[seat]
+        calling = self._calling
+        if kind == "spend":
+            return self._best(same, lambda c: _spend_wish(player, calling, c.spend))
+        if kind == "ship":
+            return self._first(same, lambda c: self._packing(c.ship.cells))
+        if self._random.random() >= 0.8:
+            return command
+        if kind in ("chop", "mine"):
+            return self._best(same, lambda c: getattr(c, kind).square // _SCRATCH_COLS)
+        if kind == "cast":
+            return self._best(same, lambda c: _AREAS.index(c.cast.area))
+        if kind == "choose_card":
+            return self._best(same, lambda c: _offers(_card(state, c.choose_card.slot), calling))
+        if kind == "choose_option":
+            card = content().cards[state.row[player.card]]
+            options = card.top if awaiting_half(state, player) == "top" else card.bottom
+            return self._best(
+                same, lambda c: _option_offers(options[c.choose_option.option], calling)
+            )
+        if kind == "choose_task":
+            return self._best(same, lambda c: c.choose_task.task in calling)
+        return command
+
+    def _best(self, commands: list[Message], key: Any) -> Message:
+        """One of the commands ``key`` ranks highest, at random among equals."""
+        top = max(key(c) for c in commands)
+        return self._random.choice([c for c in commands if key(c) == top])
+
+    def _first(self, commands: list[Message], key: Any) -> Message:
+        """One of the commands ``key`` ranks lowest, at random among equals."""
+        low = min(key(c) for c in commands)
+        return self._random.choice([c for c in commands if key(c) == low])
+
+    def _packing(self, cells: Sequence[int]) -> tuple[tuple[int, int], ...]:
+        """Where a placement sits in this player's filling order (earliest first)."""
+        cols = content().manifest.grid.cols
+        return tuple(sorted((self._row_rank[c // cols], c % cols) for c in cells))
+
+
+# The sheet parts each calling works towards: its tool, the projects its goods fill, and
+# for fishing its areas; every calling likes the seasoned explorer.
+_CALLING_FEATURES = {
+    "tend": frozenset(
+        {"farm_tools", "trellis", "chicken", "sheep", "cow", "farm_stand", "gold_badge"}
+    ),
+    "chop": frozenset({"hatchet", "wood_badge", "workshop"}),
+    "mine": frozenset({"pickaxe", "copper_badge", "platinum_badge", "well"}),
+    "fish": frozenset(
+        {
+            "bridge",
+            "fishing_rod",
+            "angler_rod",
+            "spinner_lure",
+            "feather_lure",
+            "worm_lure",
+            "silver_badge",
+            "smokehouse",
+        }
+    ),
+}
+_EVERY_CALLING = frozenset({"seasoned_explorer"})
+
+
+def _card(state: TendState, slot: int) -> Card:
+    return content().cards[state.row[slot]]
+
+
+def _option_offers(option: Option, calling: frozenset[str]) -> bool:
+    return any(e.kind == "task" and (e.name in calling or e.name == "any") for e in option)
+
+
+def _offers(card: Card, calling: frozenset[str]) -> bool:
+    return any(_option_offers(o, calling) for o in (*card.top, *card.bottom))
+
+
+def _spend_wish(player: Player, calling: frozenset[str], spend: Any) -> float:
+    """How much a player with ``calling`` wants this space: its calling's own sheet
+    parts first, then the rows it has gone furthest with."""
+    favoured = spend.feature in _EVERY_CALLING or any(
+        spend.feature in _CALLING_FEATURES[task] for task in calling
+    )
+    return _row_share(player, spend.feature, spend.space) + favoured
+
+
+_SCRATCH_COLS = content().scratch.cols
+_AREAS = content().areas
+
+
+def _row_share(player: Player, feature_id: str, space: int) -> float:
+    """How much of its row (or unlined grid) a space's row has crossed already."""
+    feature = content().features[feature_id]
+    row = feature.row_of(space)
+    spaces = feature.row_spaces(row) if feature.lined else range(len(feature.spaces))
+    crossed = sum(1 for f, s in player.crossed if f == feature_id and s in spaces)
+    return crossed / len(spaces)
 
 
 # -- greedy --------------------------------------------------------------------------------
@@ -91,9 +210,9 @@ _UNLOCK = {
     "buyback": 1.0,
 }
 _ACTION = {"tend": 2.0, "chop": 2.2, "mine": 2.4, "fish": 2.2, "any": 2.4}
-_RESHUFFLING = frozenset({"discard_neighbour", "move_animal"})
+_RESHUFFLING = frozenset({"move_animal"})
 # Moves whose outcome is drawn: the look-ahead averages a few draws of its own.
-_DRAWING = frozenset({"chop", "mine", "cast"})
+_DRAWING = frozenset({"chop", "mine", "cast", "discard_neighbour"})
 _LOOKAHEADS = tuple(Rng(b"tend-greedy-lookahead", "bot", n) for n in range(4))
 
 
@@ -193,17 +312,62 @@ def _card_value(state: TendState, player: Player) -> float:
     return value
 
 
-def _neighbours(player: Player) -> float:
+@lru_cache(maxsize=4096)
+def _supply(
+    woods: Scratch, mine: Scratch, areas: tuple[str, ...], dice: tuple[Any, ...]
+) -> dict[str, float]:
+    """How readily a player comes by each good, from what it can still reach: the goods
+    left under its woods and mine (the bottom halves, harder to reach, count a quarter),
+    the fish of the tables it may fish, and the harvests of its dice; 1.0 means "often"."""
+    seen: dict[str, float] = {}
+    for area, scratch in (("woods", woods), ("mine", mine)):
+        for top, weight in ((True, 1.0), (False, 0.25)):
+            for square in remaining(area, scratch, top):
+                if square.good:
+                    seen[square.good] = seen.get(square.good, 0.0) + weight
+    c = content()
+    for area in ("pond", *areas):
+        for row in c.tables[area].grid:
+            for fish in row:
+                if fish:
+                    seen[fish] = seen.get(fish, 0.0) + 0.4
+    for die in dice:
+        for face in c.dice[die.die].faces:
+            for good in face.harvest:
+                seen[good] = seen.get(good, 0.0) + 1.0
+    return {good: min(1.0, amount / 4) for good, amount in seen.items()}
+
+
+def _neighbours(state: TendState, player: Player) -> float:
+    """Boxes the cards beside the tracks may still cross, as likely as their goods are
+    to come by; alone every box is 3 points, at a table about 2."""
     cards = content().neighbour_cards
     tracks = content().neighbour_tracks
-    room = {"left": len(tracks["left"]) - player.track_left}
-    room["right"] = len(tracks["right"]) - player.track_right
+    supply = _supply(player.woods, player.mine, player.areas, player.dice)
+    # Half what a gift would bring: a card is only a chance, and a gifted card's side
+    # is refilled at the next neighbour phase.
+    per_box = 1.5 if state.seats == 1 else 1.0
     value = 0.0
-    for side in ("left", "right"):
+    for side, crossed in (("left", player.track_left), ("right", player.track_right)):
         card = player.card_beside(side)
-        if card and room[side]:
-            value += min(cards[card].bonus, room[side]) * (1.0 + 0.3 * len(cards[card].goods))
+        room = len(tracks[side]) - crossed
+        if card and room:
+            likely = max(supply.get(g, 0.1) for g in cards[card].goods)
+            value += min(cards[card].bonus, room) * per_box * likely
+        elif room and state.round < 12:
+            value += per_box * 0.5
     return value
+
+
+def _manifest_rows(player: Player) -> float:
+    """Manifest rows on their way to a bonus task: the fuller, the more (squared); a
+    completed row keeps its worth, so completing one is never a loss."""
+    grid = content().manifest.grid
+    filled = [0] * grid.rows
+    for _, boxes in player.shipped:
+        for cell in boxes:
+            filled[cell // grid.cols] += 1
+    return sum(8.0 * (n / grid.cols) ** 2 for n in filled)
 
 
 def _in_hand(state: TendState, player: Player) -> float:
@@ -228,10 +392,15 @@ def worth(state: TendState, seat: int) -> float:
         + _sheet_progress(state, player)
         + _farm(state, player)
         + _in_hand(state, player)
-        + _neighbours(player)
+        + _neighbours(state, player)
+        + _manifest_rows(player)
         + upgrades
         + explored
     )
+
+
+def _swap_key(state: TendState, command: Any) -> tuple[int, str]:
+    return state.round, command.discard_neighbour.side
 
 
 class GreedyBot(_Bot):
@@ -239,12 +408,29 @@ class GreedyBot(_Bot):
 
     name = "greedy"
 
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed)
+        # The sides whose card it swapped this neighbour phase (round, side).
+        self._swapped: set[tuple[int, str]] = set()
+
     def choose(self, engine: Any, state: TendState, seat: int) -> Message:
         legal = self._legal(engine, state, seat)
-        # Swapping neighbour cards and moving animals never end a phase: a greedy player
-        # that found them always a little better would never stop.
-        useful = [c for c in legal if _kind(c) not in _RESHUFFLING]
+        # Moving animals never ends a phase, and a swapped card may be swapped again: a
+        # greedy player that found them always a little better would never stop. So it
+        # swaps each side's card at most once a neighbour phase, and never moves animals.
+        useful = [
+            c
+            for c in legal
+            if _kind(c) not in _RESHUFFLING
+            and (_kind(c) != "discard_neighbour" or _swap_key(state, c) not in self._swapped)
+        ]
         legal = useful or legal
+        chosen = self._best_of(engine, state, seat, legal)
+        if _kind(chosen) == "discard_neighbour":
+            self._swapped.add(_swap_key(state, chosen))
+        return chosen
+
+    def _best_of(self, engine: Any, state: TendState, seat: int, legal: list[Message]) -> Message:
         best: list[Message] = []
         best_value = float("-inf")
         for command in legal:

@@ -23,12 +23,14 @@ from engines.tend import (
 )
 from engines.tend.bots import BOTS
 from engines.tend.evolve import RECORDERS
+from engines.tend.picture import picture
 from engines.tend.rounds import advance
 from engines.tend.scoring import running_total
 from engines.tend.setup import MAX_SEATS, set_up
 from engines.tend.stages import FLOW, seat_move
 from engines.tend.state import TendState
 from engines.tend.view import REDACTION, board, players, private
+from engines.tend.words import WORDS
 from proto import tend_pb2 as pb
 
 __all__ = ["ENGINE"]
@@ -138,4 +140,6 @@ ENGINE: Game[TendState, pb.Command, pb.Event] = Game(
     standing=standing,
     advance=advance,
     bots=BOTS,
+    wording=WORDS,
+    picture=picture,
 )

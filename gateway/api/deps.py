@@ -19,11 +19,11 @@ from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBea
 from gateway.engines import GameBackend, GameBackends
 from gateway.errors import ApiError
 from gateway.identity import APP_KEY_HEADER, APP_USER_HEADER, Caller, caller_of
-from gateway.live import LiveTables, SharedCalls, StreamSlots
+from gateway.live import LiveFeeds, SharedCalls, StreamSlots
 from gateway.metrics import GatewayMetrics
 from gateway.ratelimits import RateLimits
 from gateway.seating import ensure_started
-from gateway.seats import seat_of, token_digest
+from gateway.seats import seat_of, token_digest, token_table
 from gateway.settings import Settings
 from gateway.store import ReadStore
 from proto import common_pb2
@@ -42,6 +42,7 @@ __all__ = [
     "app_key_scheme",
     "bearer_scheme",
     "not_started",
+    "player_of",
 ]
 
 TABLE_ID_PATTERN = r"^[A-Za-z0-9_\-]{1,64}$"
@@ -67,10 +68,11 @@ class Gateway:
     store: ReadStore
     backends: GameBackends
     metrics: GatewayMetrics
-    live: LiveTables
+    live: LiveFeeds
     shared: SharedCalls
     limits: RateLimits
     streams: StreamSlots
+    players_live: LiveFeeds
 
 
 async def get_gateway(request: Request) -> Gateway:
@@ -144,6 +146,30 @@ def _seat(who: Caller, roster: Roster | None, meta: common_pb2.TableMeta | None)
 
 
 TableAtDep = Annotated[TableAt, Depends(table_at)]
+
+
+async def player_of(gateway: Gateway, who: Caller) -> str:
+    """The player a request speaks for, across tables: an app's user (``X-App-Key`` +
+    ``X-App-User``), or the player of the seat any one of its tokens names."""
+    if who.app is not None:
+        if who.user is None:
+            raise ApiError(401, "auth.missing", "Name the app's user with X-App-User.")
+        player = who.player
+        assert player is not None
+        return player
+    if not who.token:
+        raise ApiError(
+            401,
+            "auth.missing",
+            "Send one of your seat tokens as 'Authorization: Bearer <token>', or act through"
+            " an app (X-App-Key and X-App-User).",
+        )
+    table_id = token_table(who.token)
+    roster = await gateway.store.seating.get(table_id) if table_id else None
+    seat = roster.seat_of_token(token_digest(who.token)) if roster else None
+    if roster is None or seat is None:
+        raise ApiError(403, "auth.invalid", "That token is not a seat of any table.")
+    return roster.seats[seat].player
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from gateway.api.routes import commands, events, games, health, history, me, seats, tables
+from gateway.api.routes import (
+    commands,
+    events,
+    games,
+    health,
+    history,
+    me,
+    notifications,
+    seats,
+    tables,
+    webhooks,
+)
 
 __all__ = ["api_router", "ops_router"]
 
@@ -15,6 +26,8 @@ api_router.include_router(games.router)
 api_router.include_router(tables.router)
 api_router.include_router(seats.router)
 api_router.include_router(me.router)
+api_router.include_router(notifications.router)
+api_router.include_router(webhooks.router)
 api_router.include_router(commands.router)
 api_router.include_router(events.router)
 api_router.include_router(history.router)

@@ -49,15 +49,13 @@ async def view_for(gateway: Gateway, caller: TableCaller, min_version: int | Non
     name = "public" if caller.seat is None else f"seat:{caller.seat}"
     store = gateway.store
     if min_version is None:
-        model = await store.read_model(caller.table_id, name)
+        model, status = await store.read_models(caller.table_id, name)
     else:
-        model = await store.read_model_at_least(
+        model, status = await store.read_models_at_least(
             caller.table_id, name, min_version, gateway.settings.read_wait_seconds
         )
-    if model is not None:
-        status = await store.read_model(caller.table_id, "status")
-        if status is not None and status.version == model.version:
-            return ViewAt(model.version, model.data, _status(caller, model.version, status.data))
+    if model is not None and status is not None and status.version == model.version:
+        return ViewAt(model.version, model.data, _status(caller, model.version, status.data))
     return await engine_view(gateway, caller, caller.seat)
 
 

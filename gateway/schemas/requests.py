@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["ClaimIn", "CommandIn", "RenameIn", "StartIn", "TableCreate"]
+__all__ = ["ClaimIn", "CommandIn", "RenameIn", "StartIn", "TableCreate", "WebhookIn"]
 
 COMMAND_ID_PATTERN = r"^[A-Za-z0-9._:\-]{1,128}$"
 # A display name: printable, not blank (checked again by services.seating.valid_name).
@@ -17,6 +17,35 @@ INVITE_PATTERN = r"^[A-Za-z0-9_\-]{1,64}$"
 def _name(description: str) -> Any:
     return Field(
         default=None, min_length=1, max_length=40, pattern=NAME_PATTERN, description=description
+    )
+
+
+class ClockIn(BaseModel):
+    """A turn clock: a limit on each turn, on each seat's whole game, or both."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={
+            "examples": [
+                {"turn_seconds": 60, "on_timeout": "bot"},
+                {"turn_seconds": 120, "total_seconds": 1800, "on_timeout": "forfeit"},
+            ]
+        },
+    )
+
+    turn_seconds: int = Field(
+        default=0, ge=0, le=604_800, description="Seconds for each turn; 0: no turn limit."
+    )
+    total_seconds: int = Field(
+        default=0,
+        ge=0,
+        le=31_536_000,
+        description="Seconds for each seat's whole game, as chess clocks do; 0: no total.",
+    )
+    on_timeout: Literal["bot", "forfeit"] = Field(
+        default="forfeit",
+        description="When a seat runs out: `bot` (the game's bot plays that turn) or"
+        " `forfeit` (the seat leaves the game, as if it resigned).",
     )
 
 
@@ -61,6 +90,11 @@ class TableCreate(BaseModel):
         " does (it is the host); an app alone (no `X-App-User`) never does.",
     )
     name: str | None = _name("With `open`: the caller's display name at its seat.")
+    clock: ClockIn | None = Field(
+        default=None,
+        description="A time limit on each turn and/or each seat's game; absent: none. A 422"
+        " `clock.invalid` when it sets no limit, or asks for a bot in a game without bots.",
+    )
 
 
 class ClaimIn(BaseModel):
@@ -114,3 +148,19 @@ class CommandIn(BaseModel):
         description="Optional: must be the seat of the bearer token when given.",
     )
     command: dict[str, Any]
+
+
+class WebhookIn(BaseModel):
+    """A URL the app's deliveries are POSTed to."""
+
+    model_config = ConfigDict(
+        extra="forbid",
+        json_schema_extra={"examples": [{"url": "https://bot.example.com/boardwright"}]},
+    )
+
+    url: str = Field(
+        min_length=8,
+        max_length=2000,
+        pattern=r"^[hH][tT][tT][pP][sS]?://",
+        description="http:// or https://; never a loopback, private or reserved address.",
+    )

@@ -10,6 +10,8 @@ __all__ = [
     "AuditCheckOut",
     "AuditOut",
     "CommandResult",
+    "DeliveriesOut",
+    "DeliveryOut",
     "ErrorOut",
     "EventOut",
     "EventsOut",
@@ -23,6 +25,8 @@ __all__ = [
     "MoveOut",
     "MyTable",
     "MyTablesOut",
+    "NotificationOut",
+    "NotificationsOut",
     "OptionOut",
     "ReplayOut",
     "SeatClaimed",
@@ -31,6 +35,10 @@ __all__ = [
     "TableCreated",
     "TableView",
     "TokenOut",
+    "WebhookCreated",
+    "WebhookOut",
+    "WebhookSecretOut",
+    "WebhooksOut",
 ]
 
 
@@ -393,6 +401,12 @@ class EventOut(BaseModel):
         description="The same event in one line of words, as the caller sees it; null when hidden.",
     )
     seed_revealed: str | None = Field(default=None, description="The revealed seed, hex.")
+    control: dict[str, Any] | None = Field(
+        default=None,
+        description="A table event, the same in every game (public): `turn_timed_out`"
+        " (seat, deadline_ms, then: bot or forfeit), `seat_resigned` (seat, then: bot or"
+        " end), `table_finished` (reason: resigned, forfeited or abandoned; seat).",
+    )
     hash: str = Field(description="sha256(prev_hash || the event's EventLink bytes), hex.")
     prev_hash: str = Field(description="The hash of the event before (64 zeros for the first).")
     public_payload: str | None = Field(
@@ -534,3 +548,140 @@ class HealthOut(BaseModel):
 
     status: str
     checks: dict[str, str] = Field(default_factory=dict)
+
+
+_NOTE: dict[str, Any] = {
+    "event_id": "1764483600123-0",
+    "id": "n_4d1f0c2b9a8e7d6c5b4a39281706f5e4",
+    "kind": "your_turn",
+    "player": "app:3f2a9c01b7de:discord:1234",
+    "table_id": _TABLE,
+    "game": "freunde",
+    "seat": 1,
+    "version": 7,
+    "time_ms": 1764483600120,
+    "text": "Your turn in the freunde game (play).",
+    "data": {"phase": "play"},
+}
+
+
+class NotificationOut(BaseModel):
+    """Something that concerns the player at one of its tables."""
+
+    model_config = _example(_NOTE)
+
+    event_id: str = Field(
+        description="Its id in the player's stream (the SSE id; resume after it)."
+    )
+    id: str = Field(description="The notification's own id (webhook bodies carry it too).")
+    kind: str = Field(description="`your_turn`, `game_over`, `seat_joined` or `seat_left`.")
+    player: str
+    table_id: str
+    game: str
+    seat: int = Field(description="The player's seat at that table.")
+    version: int = Field(description="The table's version it is about (0 before the start).")
+    time_ms: int
+    text: str = Field(description="The notification in one line of words.")
+    data: dict[str, Any] = Field(
+        description="`your_turn`: phase; `game_over`: scores, winners, won;"
+        " `seat_joined`/`seat_left`: seat, name, open_seats."
+    )
+
+
+class NotificationsOut(BaseModel):
+    model_config = _example(
+        {"player": _NOTE["player"], "notifications": [_NOTE], "last_event_id": _NOTE["event_id"]}
+    )
+
+    player: str
+    notifications: list[NotificationOut]
+    last_event_id: str = Field(description="Pass as ?after= for the next page.")
+
+
+class WebhookOut(BaseModel):
+    webhook_id: str
+    url: str
+    created_ms: int
+
+
+class WebhookCreated(WebhookOut):
+    model_config = _example(
+        {
+            "webhook_id": "wh_9c01b7de3f2a",
+            "url": "https://bot.example.com/boardwright",
+            "created_ms": 1764483600000,
+            "secret": "whsec_…",
+        }
+    )
+
+    secret: str | None = Field(
+        description="The app's webhook secret, with its first webhook only (shown once);"
+        " null when the app had one already."
+    )
+
+
+class WebhooksOut(BaseModel):
+    model_config = _example(
+        {
+            "app_id": "3f2a9c01b7de",
+            "webhooks": [
+                {
+                    "webhook_id": "wh_9c01b7de3f2a",
+                    "url": "https://bot.example.com/boardwright",
+                    "created_ms": 1764483600000,
+                }
+            ],
+        }
+    )
+
+    app_id: str
+    webhooks: list[WebhookOut]
+
+
+class WebhookSecretOut(BaseModel):
+    model_config = _example({"app_id": "3f2a9c01b7de", "secret": "whsec_…"})
+
+    app_id: str
+    secret: str = Field(description="The new webhook secret (shown once); the old one is unused.")
+
+
+class DeliveryOut(BaseModel):
+    delivery_id: str
+    webhook_id: str
+    url: str
+    notification_id: str
+    kind: str
+    status: str = Field(
+        description="`pending`, `failed` (another try is due), `delivered`, `dead`."
+    )
+    attempts: int
+    last_error: str
+    created_ms: int
+    next_ms: int = Field(description="When the next try is due (pending, failed).")
+    updated_ms: int
+
+
+class DeliveriesOut(BaseModel):
+    model_config = _example(
+        {
+            "app_id": "3f2a9c01b7de",
+            "deliveries": [
+                {
+                    "delivery_id": "d_0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e",
+                    "webhook_id": "wh_9c01b7de3f2a",
+                    "url": "https://bot.example.com/boardwright",
+                    "notification_id": _NOTE["id"],
+                    "kind": "your_turn",
+                    "status": "failed",
+                    "attempts": 2,
+                    "last_error": "HTTP 503",
+                    "created_ms": 1764483600130,
+                    "next_ms": 1764483603130,
+                    "updated_ms": 1764483601130,
+                }
+            ],
+        }
+    )
+
+    app_id: str
+    deliveries: list[DeliveryOut]

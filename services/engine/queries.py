@@ -13,9 +13,9 @@ from typing import Any
 from engines.core.audit import TableFacts, audit_log
 from engines.core.canonical import canonical_json
 from engines.core.contract import Engine
+from engines.core.control import Control, TableRules, fold_table, refuse_command, table_outcome
 from engines.core.disclosure import render
 from engines.core.messages import to_json
-from engines.core.play import fold_stored
 from proto import engine_pb2
 from services.engine.refusals import BadRequest, seat_refusal
 from services.engine.tables import TableLoader
@@ -43,7 +43,8 @@ class TableQueries:
         loaded = await self.tables.load(request.table_id)
         _check_seat(loaded.meta.seats, request.seat)
         state = loaded.state
-        commands = self.engine.legal_commands(state, request.seat)
+        left_or_over = refuse_command(loaded.control, request.seat) is not None
+        commands = [] if left_or_over else self.engine.legal_commands(state, request.seat)
         words = [self.engine.describe_command(state, c, request.seat) for c in commands]
         return engine_pb2.LegalCommandsResponse(
             version=loaded.version,
@@ -55,13 +56,17 @@ class TableQueries:
         loaded = await self.tables.load(request.table_id)
         seat = viewer_seat(request.viewer)
         _check_seat(loaded.meta.seats, seat)
-        return self._view_response(loaded.state, seat, loaded.version)
+        rules = loaded.identity.rules
+        return self._view_response(rules, loaded.state, loaded.control, seat, loaded.version)
 
-    def _view_response(self, state: Any, seat: int | None, version: int) -> engine_pb2.ViewResponse:
+    def _view_response(
+        self, rules: TableRules, state: Any, control: Control, seat: int | None, version: int
+    ) -> engine_pb2.ViewResponse:
+        outcome = table_outcome(rules, control, self.engine.outcome(state).as_dict())
         return engine_pb2.ViewResponse(
             version=version,
             view_json=canonical_json(self.engine.view(state, seat)),
-            outcome_json=canonical_json(self.engine.outcome(state).as_dict()),
+            outcome_json=canonical_json(outcome),
         )
 
     async def events_after(
@@ -92,8 +97,11 @@ class TableQueries:
         stored = (
             await self.store.read(request.table_id, after=0, count=request.at) if request.at else []
         )
-        state = fold_stored(self.engine, self.engine.initial_state(), stored)
-        return self._view_response(state, seat, request.at)
+        rules = TableRules.of(identity.meta)
+        state, control = fold_table(
+            self.engine, rules, self.engine.initial_state(), Control.start(rules.seats), stored
+        )
+        return self._view_response(rules, state, control, seat, request.at)
 
     async def audit(self, request: engine_pb2.AuditRequest) -> engine_pb2.AuditResponse:
         """Every check of ``engines.core.audit`` over the whole log."""

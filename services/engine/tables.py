@@ -27,11 +27,11 @@ from cachetools import LRUCache
 from engines.core import contract as core_contract
 from engines.core.canonical import canonical_bytes, from_plain
 from engines.core.contract import Engine
+from engines.core.control import Control, TableRules, fold_table
 from engines.core.hashchain import Salts
-from engines.core.play import fold_stored
 from proto import common_pb2
 from services.engine.refusals import ensure_game
-from services.eventstore import EventStore, Head
+from services.eventstore import Appended, EventStore, Head
 from services.logs import get_logger
 
 __all__ = [
@@ -39,6 +39,7 @@ __all__ = [
     "SnapshotUnusable",
     "TableIdentity",
     "TableLoader",
+    "decode_control",
     "decode_snapshot",
     "encode_snapshot",
     "rules_fingerprint",
@@ -72,9 +73,16 @@ class SnapshotUnusable(ValueError):
     """A snapshot these rules cannot take as the state it claims to be."""
 
 
-def encode_snapshot(rules: bytes, state: Any) -> bytes:
-    """The stored form of ``state``: the rules fingerprint, then its canonical JSON."""
-    return rules + canonical_bytes(state)
+# Between the game's state and the table's control in a snapshot: canonical JSON never
+# holds a raw newline.
+_CONTROL_SEPARATOR = b"\n"
+
+
+def encode_snapshot(rules: bytes, state: Any, control: Control | None = None) -> bytes:
+    """The stored form of ``state``: the rules fingerprint, then its canonical JSON (and
+    the table's control after a newline, when given)."""
+    blob = rules + canonical_bytes(state)
+    return blob if control is None else blob + _CONTROL_SEPARATOR + canonical_bytes(control)
 
 
 def decode_snapshot(rules: bytes, state_type: type[Any], blob: bytes) -> Any:
@@ -82,15 +90,29 @@ def decode_snapshot(rules: bytes, state_type: type[Any], blob: bytes) -> Any:
     blob of other rules, or one that is not exactly the canonical form of a state."""
     if blob[: len(rules)] != rules:
         raise SnapshotUnusable("written by other rules code")
-    data = blob[len(rules) :]
+    data = blob[len(rules) :].split(_CONTROL_SEPARATOR, 1)[0]
+    return _decoded(state_type, data)
+
+
+def decode_control(rules: bytes, blob: bytes) -> Control:
+    """The table's control in a snapshot :func:`encode_snapshot` wrote with one (after the
+    rules fingerprint, whose bytes may hold anything)."""
+    parts = blob[len(rules) :].split(_CONTROL_SEPARATOR, 1)
+    if len(parts) != 2:
+        raise SnapshotUnusable("no table control")
+    control: Control = _decoded(Control, parts[1])
+    return control
+
+
+def _decoded(kind: type[Any], data: bytes) -> Any:
     try:
-        state = from_plain(state_type, json.loads(data))
+        value = from_plain(kind, json.loads(data))
     except Exception as bad:
         # Whatever the bytes hold, a snapshot that cannot be read is a cache miss.
-        raise SnapshotUnusable(f"not a state: {str(bad)[:200]}") from None
-    if canonical_bytes(state) != data:
+        raise SnapshotUnusable(f"not a {kind.__name__}: {str(bad)[:200]}") from None
+    if canonical_bytes(value) != data:
         raise SnapshotUnusable("not the canonical form of the state it reads as")
-    return state
+    return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,14 +126,20 @@ class TableIdentity:
     def salts(self) -> Salts:
         return Salts(self.seed, self.meta.table_id)
 
+    @property
+    def rules(self) -> TableRules:
+        return TableRules.of(self.meta)
+
 
 @dataclass(frozen=True, slots=True)
 class LoadedTable:
-    """A table's state at ``head``, with what never changes about it."""
+    """A table's state at ``head`` (the game's, and the table's control beside it), with
+    what never changes about it."""
 
     identity: TableIdentity
     head: Head
     state: Any
+    control: Control
 
     @property
     def meta(self) -> common_pb2.TableMeta:
@@ -166,10 +194,27 @@ class TableLoader:
         if cached is not None and cached.version < head.version:
             later = await self.store.read(table_id, after=cached.version)
             return self.remember(self._advanced(cached, later))
-        version, state = await self._from_snapshot(table_id, head.version)
+        version, state, control = await self._from_snapshot(identity, head.version)
         later = await self.store.read(table_id, after=version)
         at = head if version == head.version else Head(version, b"")
-        return self.remember(self._advanced(LoadedTable(identity, at, state), later))
+        return self.remember(self._advanced(LoadedTable(identity, at, state, control), later))
+
+    def cached(self, table_id: str) -> LoadedTable | None:
+        """The state this process holds, possibly behind the log (another replica may
+        have appended since): only a write checked against its head may rely on it."""
+        return self._tables.get(table_id)
+
+    def remember_created(self, identity: TableIdentity, created: Appended) -> LoadedTable:
+        """Hold a table this process has just created: its identity and set-up state."""
+        self._identities[identity.meta.table_id] = identity
+        state, control = fold_table(
+            self.engine,
+            identity.rules,
+            self.engine.initial_state(),
+            Control.start(identity.meta.seats),
+            created.events,
+        )
+        return self.remember(LoadedTable(identity, created.head, state, control))
 
     def remember(self, loaded: LoadedTable) -> LoadedTable:
         self._tables[loaded.meta.table_id] = loaded
@@ -184,9 +229,11 @@ class TableLoader:
             return base
         if later[0].version != base.version + 1:
             raise RuntimeError(f"log of {base.meta.table_id} skips from {base.version}")
-        state = fold_stored(self.engine, base.state, later)
+        state, control = fold_table(
+            self.engine, base.identity.rules, base.state, base.control, later
+        )
         last = later[-1]
-        return LoadedTable(base.identity, Head(last.version, last.hash), state)
+        return LoadedTable(base.identity, Head(last.version, last.hash), state, control)
 
     # -- snapshots --------------------------------------------------------------------
 
@@ -196,22 +243,27 @@ class TableLoader:
         every = self.snapshot_every
         if (first_version - 1) // every == loaded.version // every:
             return
-        blob = encode_snapshot(self.rules, loaded.state)
+        blob = encode_snapshot(self.rules, loaded.state, loaded.control)
         await self.store.save_snapshot(loaded.meta.table_id, loaded.version, blob)
 
-    async def _from_snapshot(self, table_id: str, head_version: int) -> tuple[int, Any]:
-        """The snapshot's (version, state) if it is usable, else (0, the initial state)."""
+    async def _from_snapshot(
+        self, identity: TableIdentity, head_version: int
+    ) -> tuple[int, Any, Control]:
+        """The snapshot's (version, state, control) if it is usable, else the start."""
+        table_id = identity.meta.table_id
+        initial = 0, self.engine.initial_state(), Control.start(identity.meta.seats)
         snapshot = await self.store.load_snapshot(table_id)
         if snapshot is None:
-            return 0, self.engine.initial_state()
+            return initial
         version, blob = snapshot
         if not 0 < version <= head_version:
             log.warning("snapshot.ahead_of_head", table_id=table_id, version=version)
-            return 0, self.engine.initial_state()
+            return initial
         try:
-            return version, decode_snapshot(self.rules, self._state_type, blob)
+            state = decode_snapshot(self.rules, self._state_type, blob)
+            return version, state, decode_control(self.rules, blob)
         except SnapshotUnusable as unusable:
             # A snapshot is a cache: any damage, or an upgrade of the rules, means folding
             # from the start instead.
             log.warning("snapshot.unusable", table_id=table_id, reason=str(unusable))
-        return 0, self.engine.initial_state()
+        return initial

@@ -14,12 +14,22 @@ __all__ = [
     "APPS_KEY",
     "PROJECTOR_LAG_KEY",
     "RATE_LIMIT_PREFIX",
+    "WEBHOOKS_DUE_KEY",
     "Keys",
     "LobbyKeys",
     "ShardKeys",
+    "app_deliveries_key",
+    "app_delivery_index_key",
     "app_key",
+    "app_webhook_secret_key",
+    "app_webhooks_key",
     "command_field",
+    "discord_channel_key",
+    "discord_table_key",
     "engine_consumers_key",
+    "player_feed_key",
+    "player_notifications_key",
+    "player_notified_key",
     "player_tables_key",
     "shard_of",
 ]
@@ -43,6 +53,64 @@ def player_tables_key(player: str) -> str:
     """Sorted set: the tables a player has a seat at, scored by when it sat down. The
     player id is the hash tag, so a player's keys share one slot."""
     return f"bw:player:{{{player}}}:tables"
+
+
+def player_notifications_key(player: str) -> str:
+    """Stream: the player's notifications (your turn, game over, a seat joined or left),
+    newest last, capped by length; its entry ids are the per-player SSE ids."""
+    return f"bw:player:{{{player}}}:notifications"
+
+
+def player_notified_key(player: str) -> str:
+    """Sorted set: the ids of the notifications the player's stream holds already, scored
+    by when they were added, so a notification derived twice is added once."""
+    return f"bw:player:{{{player}}}:notified"
+
+
+def player_feed_key(shard: int) -> str:
+    """Stream: one entry (``player``, ``v``) per notification of the players of one player
+    shard (``crc32(player) mod shards``), capped by length. The gateways' live readers
+    follow it to wake the per-player SSE subscribers, as they follow table feeds."""
+    return f"bw:notify:{{p{shard}}}:feed"
+
+
+# Sorted set of the webhook deliveries to try: ``<app id>:<delivery id>`` scored by when
+# (ms); a notifier that claims one moves its score past its lease.
+WEBHOOKS_DUE_KEY = "bw:webhooks:due"
+
+
+def app_webhooks_key(app_id: str) -> str:
+    """Hash: the app's webhooks, webhook id -> JSON (url, created_ms). The app id is the
+    hash tag, so the app's webhook keys share one slot."""
+    return f"bw:app:{{{app_id}}}:webhooks"
+
+
+def app_webhook_secret_key(app_id: str) -> str:
+    """String: the secret the app's webhook deliveries are signed with (HMAC-SHA256)."""
+    return f"bw:app:{{{app_id}}}:webhook-secret"
+
+
+def app_deliveries_key(app_id: str) -> str:
+    """Hash: the app's webhook deliveries, delivery id -> JSON record (status, attempts,
+    last error, the body)."""
+    return f"bw:app:{{{app_id}}}:deliveries"
+
+
+def app_delivery_index_key(app_id: str) -> str:
+    """Sorted set: the app's delivery ids scored by creation (ms), for listing newest first
+    and keeping only the newest."""
+    return f"bw:app:{{{app_id}}}:deliveries:index"
+
+
+def discord_channel_key(channel_id: str) -> str:
+    """String: the table a Discord channel plays now (the Discord bot's ``/open`` sets it)."""
+    return f"bw:discord:channel:{channel_id}"
+
+
+def discord_table_key(table_id: str) -> str:
+    """Hash: a table's Discord home for the Discord bot: ``channel`` (where moves are
+    posted) and ``seat:<n>`` (the Discord user the bot seated there, to ping)."""
+    return f"bw:discord:table:{table_id}"
 
 
 def shard_of(table_id: str, shards: int) -> int:
@@ -96,6 +164,12 @@ class ShardKeys:
         return f"{self.cmd}:dead:{entry_id}"
 
     @property
+    def due(self) -> str:
+        """Sorted set: the control commands the scheduler sends, scored by when they are
+        due (ms since the epoch); each member is ``<game>|<CommandEnvelope bytes>``."""
+        return f"{self.prefix}:due"
+
+    @property
     def durable(self) -> str:
         """A marker written right before each durability wait (see ``durability.py``)."""
         return f"{self.prefix}:durable"
@@ -104,6 +178,12 @@ class ShardKeys:
     def tables(self) -> str:
         """Set of the shard's table ids, for rebuilding read models."""
         return f"{self.prefix}:tables"
+
+    @property
+    def seating_feed(self) -> str:
+        """Every change to a seating record of the shard (table, rev, before, after), for
+        the notifier (consumer group ``notifier``); capped by length."""
+        return f"{self.prefix}:seating:feed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,6 +220,16 @@ class Keys(ShardKeys):
         return f"{self.table_prefix}:seating"
 
     @property
+    def plan(self) -> str:
+        """Set: the table's members of the shard's ``due`` set, replaced with each version."""
+        return f"{self.table_prefix}:plan"
+
+    @property
+    def plan_version(self) -> str:
+        """String: the version of the table the ``plan`` was made for."""
+        return f"{self.table_prefix}:plan:v"
+
+    @property
     def snap(self) -> str:
         """Hash: the latest state snapshot, a cache only."""
         return f"{self.table_prefix}:snap"
@@ -159,7 +249,7 @@ class Keys(ShardKeys):
     def hot(self, seats: int) -> list[str]:
         """What a finished table no longer needs at hand: its read models, its snapshot
         and its command ids. Its meta and log are kept for ever."""
-        return [*self.views(seats), self.snap, self.cmds]
+        return [*self.views(seats), self.snap, self.cmds, self.plan, self.plan_version]
 
 
 @dataclass(frozen=True, slots=True)

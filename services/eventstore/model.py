@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
+from engines.core.canonical import message_bytes
 from engines.core.hashchain import GENESIS
 from proto import common_pb2
 from services.eventstore.keys import command_field
@@ -54,9 +55,10 @@ class CommandKey:
     @classmethod
     def of(cls, envelope: common_pb2.CommandEnvelope) -> CommandKey:
         expected = str(envelope.expected_version) if envelope.HasField("expected_version") else "-"
-        fingerprint = hashlib.sha256(
-            b"command:" + expected.encode() + b":" + envelope.payload
-        ).digest()
+        body = envelope.payload
+        if envelope.HasField("control"):
+            body = b"control:" + message_bytes(envelope.control)
+        fingerprint = hashlib.sha256(b"command:" + expected.encode() + b":" + body).digest()
         return cls(envelope.seat, envelope.command_id, fingerprint)
 
     @property

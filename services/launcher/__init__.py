@@ -1,12 +1,14 @@
-"""The local launcher behind ``make run``: Redis, one engine service per game, projector, gateway.
+"""The local launcher behind ``make run``: Redis, one engine service per game, projector,
+scheduler, notifier, gateway, and the Discord bot when ``DISCORD_TOKEN`` is set.
 
 Redis is ``REDIS_URL`` when set, else a private server with its data under
 ``.data/redis`` (kept between runs). Engine services listen on consecutive ports from
 ``BW_ENGINE_PORT`` (50051), one per game in ``engines.available()``; the gateway on
-``BW_GATEWAY_HOST:BW_GATEWAY_PORT`` (127.0.0.1:8000). The children run in their own
-sessions, so a Ctrl-C reaches only the launcher, which then stops them in order:
-gateway, projector, engines, and Redis last. If any child dies on its own, the launcher
-stops the others and exits non-zero.
+``BW_GATEWAY_HOST:BW_GATEWAY_PORT`` (127.0.0.1:8000); the Discord bot on
+``BW_DISCORD_HOST:BW_DISCORD_PORT`` (127.0.0.1:8100), talking to that gateway. The
+children run in their own sessions, so a Ctrl-C reaches only the launcher, which then
+stops them in order: the Discord bot, gateway, notifier, scheduler, projector, engines, and Redis
+last. If any child dies on its own, the launcher stops the others and exits non-zero.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 import engines
 from services.config import Settings, format_engine_addrs
+from services.discord.settings import DiscordSettings
 from services.redis_server import RedisServer
 
 __all__ = ["Child", "Launcher", "main"]
@@ -92,6 +95,8 @@ class Launcher:
             for game, addr in addrs.items()
         ]
         children.append(Child("projector", [python, "-m", "services.projector"], "", "process"))
+        children.append(Child("scheduler", [python, "-m", "services.scheduler"], "", "process"))
+        children.append(Child("notifier", [python, "-m", "services.notifier"], "", "process"))
         gateway = f"{settings.gateway_host}:{settings.gateway_port}"
         children.append(
             Child(
@@ -109,12 +114,23 @@ class Launcher:
                 "http",
             )
         )
+        discord = DiscordSettings()
+        if discord.token:
+            children.append(
+                Child(
+                    "discord bot",
+                    [python, "-m", "services.discord"],
+                    f"http://{discord.host}:{discord.port}",
+                    "http",
+                )
+            )
         env = dict(os.environ)
         env.update(
             {
                 "REDIS_URL": redis_url,
                 "BW_SHARDS": str(settings.shards),
                 "BW_ENGINE_ADDRS": format_engine_addrs(addrs),
+                "BW_URL": f"http://{gateway}",
                 "PYTHONUNBUFFERED": "1",
             }
         )
@@ -234,7 +250,7 @@ class Launcher:
         print("boardwright is running:", flush=True)
         for name, where in rows:
             print(f"  {name:<{width}}  {where}", flush=True)
-        gateway = self.children[-1].address
+        gateway = next(child.address for child in self.children if child.name == "gateway")
         print(f"  API docs: {gateway}/docs    Ctrl-C stops everything", flush=True)
 
 

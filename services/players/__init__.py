@@ -6,6 +6,7 @@ from services.players.ids import (
     USER_PATTERN,
     app_host,
     app_player,
+    app_user_of,
     new_guest,
     valid_user,
 )
@@ -18,6 +19,7 @@ __all__ = [
     "PlayerTables",
     "app_host",
     "app_player",
+    "app_user_of",
     "new_app_key",
     "new_guest",
     "valid_user",

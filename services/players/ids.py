@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 import secrets
 
-__all__ = ["USER_PATTERN", "app_host", "app_player", "new_guest", "valid_user"]
+__all__ = ["USER_PATTERN", "app_host", "app_player", "app_user_of", "new_guest", "valid_user"]
 
 # An app's user id: printable, no spaces or braces, as chat platforms' ids are.
 USER_PATTERN = r"^[A-Za-z0-9._:@\-]{1,100}$"
@@ -30,6 +30,15 @@ def app_player(app_id: str, user: str) -> str:
     if not valid_user(user):
         raise ValueError(f"not a user id: {user[:40]!r}")
     return f"app:{app_id}:{user}"
+
+
+def app_user_of(player: str) -> tuple[str, str] | None:
+    """``(app id, user)`` of an app's user's player id; ``None`` for any other player."""
+    kind, _, rest = player.partition(":")
+    app_id, _, user = rest.partition(":")
+    if kind != "app" or not app_id or not user:
+        return None
+    return app_id, user
 
 
 def app_host(app_id: str) -> str:

@@ -38,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from services.eventstore import LobbyKeys
+from services.eventstore import LobbyKeys, ScriptCall
 
 __all__ = [
     "CURSOR_PATTERN",
@@ -185,11 +185,19 @@ class Lobby:
 
         ``expire_at_ms``: when the entry leaves the lobby (finished tables); None keeps it.
         """
+        call = self.record_call(game, status_json, expire_at_ms=expire_at_ms)
+        return bool(await call.script(keys=call.keys, args=call.args))
+
+    def record_call(
+        self, game: str, status_json: str, *, expire_at_ms: int | None = None
+    ) -> ScriptCall:
+        """:meth:`record` as a script call, for a writer that pipelines a batch of them."""
         status = json.loads(status_json)
         positions = [str(INDEXES.index(name)) for name in indexes_of(status)]
-        written = await self._record(
-            keys=_script_keys(game),
-            args=[
+        return ScriptCall(
+            self._record,
+            _script_keys(game),
+            [
                 status["table_id"],
                 int(status["version"]),
                 status_json,
@@ -199,7 +207,6 @@ class Lobby:
                 *positions,
             ],
         )
-        return bool(written)
 
     async def sweep(self, game: str, now_ms: int, limit: int = 1000) -> list[str]:
         """Take out of the lobby the entries whose time is up; returns their table ids."""

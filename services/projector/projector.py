@@ -6,10 +6,12 @@ folds each table's events with its game's ``evolve`` and writes, per table:
 ``bw:{s<shard>}:t:<id>:view:public``   the spectator's view
 ``bw:{s<shard>}:t:<id>:view:seat:<n>`` each seat's view
 ``bw:{s<shard>}:t:<id>:view:status``   game, seats, version, phase, to_act, finished,
-                                       scores, winners
+                                       scores, winners, and the table's control: why it
+                                       ended (``end``), seats that left, bot seats, clocks
 
 each a hash ``{version, json}`` (canonical JSON: sorted keys, no spaces), and the
-table's entry in the lobby indexes (:mod:`services.projector.lobby`).
+table's entry in the lobby indexes (:mod:`services.projector.lobby`), and the table's
+plan of due timeouts and bots' turns for the scheduler (:mod:`services.scheduler.due`).
 
 Crash safety. A table's read models are written by one script, and only when their
 version is above the stored one, so a repeated or late write is a no-op. The lobby entry
@@ -51,7 +53,14 @@ from redis.exceptions import RedisError, ResponseError
 import engines
 from engines.core.canonical import canonical_json
 from engines.core.contract import Engine
-from engines.core.play import fold_stored
+from engines.core.control import (
+    Control,
+    TableRules,
+    due,
+    fold_table,
+    table_outcome,
+    table_to_act,
+)
 from proto import common_pb2
 from services.eventstore import (
     PROJECTOR_LAG_KEY,
@@ -60,15 +69,18 @@ from services.eventstore import (
     Keys,
     LobbyKeys,
     NotDurable,
+    ScriptCall,
     ShardKeys,
     StreamTrimmer,
     TableNotFound,
     forget_idle_consumers,
+    run_scripts,
 )
 from services.eventstore.durability import Waits, waits_for
 from services.logs import bind, get_logger
 from services.projector.lobby import Lobby
 from services.projector.retention import FINISHED_TTL_S, Retention
+from services.scheduler.due import DuePlans
 from services.seating import OPEN, RosterStore
 
 __all__ = ["LAG_KEY", "PROJECTOR_GROUP", "Projector", "ReadModels", "render"]
@@ -102,21 +114,21 @@ class ReadModels:
 
 
 def render(
-    engine: Engine[Any, Any, Any], meta: common_pb2.TableMeta, state: Any, version: int
+    engine: Engine[Any, Any, Any],
+    meta: common_pb2.TableMeta,
+    state: Any,
+    control: Control,
+    version: int,
 ) -> ReadModels:
-    """The read models of ``state`` (the table at ``version``)."""
-    outcome = engine.outcome(state)
+    """The read models of ``state`` and ``control`` (the table at ``version``)."""
+    table = table_outcome(TableRules.of(meta), control, engine.outcome(state).as_dict())
     status = {
         "table_id": meta.table_id,
         "game": meta.game,
         "seats": meta.seats,
         "created_ms": meta.created_ms,
         "version": version,
-        "phase": outcome.phase,
-        "to_act": list(outcome.to_act),
-        "finished": outcome.finished,
-        "scores": list(outcome.scores),
-        "winners": list(outcome.winners),
+        **{name: table[name] for name in _STATUS_FIELDS if name in table},
     }
     if meta.unlisted:
         status["unlisted"] = True
@@ -125,8 +137,31 @@ def render(
         status=canonical_json(status),
         public=canonical_json(engine.view(state, None)),
         seats=tuple(canonical_json(engine.view(state, seat)) for seat in range(meta.seats)),
-        finished=outcome.finished,
+        finished=bool(table["finished"]),
     )
+
+
+# What the status read model keeps of the table's outcome (the breakdown stays in views).
+_STATUS_FIELDS = (
+    "phase",
+    "to_act",
+    "finished",
+    "scores",
+    "winners",
+    "end",
+    "left",
+    "bots",
+    "clock",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _Write:
+    """Read models to write for one table."""
+
+    keys: Keys
+    game: str
+    models: ReadModels
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +169,9 @@ class _Folded:
     meta: common_pb2.TableMeta
     version: int
     state: Any
+    control: Control
+    # The append time of the event at ``version``: a bot's turn is due from then.
+    time_ms: int = 0
 
 
 class Projector:
@@ -174,6 +212,7 @@ class Projector:
         self.lobby = Lobby(self.redis)
         self.seating = RosterStore(self.redis, self.shards)
         self.retention = Retention(self.redis, finished_ttl_s)
+        self.plans = DuePlans(self.redis, self.shards)
         self.trimmer = StreamTrimmer(self.redis, trim_every_s)
         self.durability = durability or Durability()
         self._waits: Waits | None = None
@@ -294,20 +333,30 @@ class Projector:
             newest[table_id] = max(newest.get(table_id, 0), version)
             feed_events[table_id].append(common_pb2.StoredEvent.FromString(fields[b"e"]))
             self.last_event_ms = max(self.last_event_ms, feed_events[table_id][-1].time_ms)
+        stored = await self._stored_versions(list(newest))
+        writes: list[_Write] = []
         for table_id, version in newest.items():
             with bind(table_id=table_id, version=version):
                 try:
-                    await self.project(table_id, games[table_id], version, feed_events[table_id])
+                    models = await self._advance(
+                        table_id, games[table_id], version, stored[table_id], feed_events[table_id]
+                    )
                 except TableNotFound:
                     log.warning("projector.table_missing")
+                    continue
                 except engines.UnknownGame:
                     log.error("projector.unknown_game", game=games[table_id])
+                    continue
                 except RedisError:
                     raise
                 except Exception:
                     # One table's broken view must not stop every other table's; its next
                     # event finds the gap and tries again from the log.
                     log.exception("projector.table_failed")
+                    continue
+            if models is not None:
+                writes.append(_Write(self.store.keys(table_id), games[table_id], models))
+        await self._write_all(writes)
         for game in sorted(set(games.values())):
             await self._lobby_durable(game)
         await self.redis.xack(stream, self.group, *[entry_id for entry_id, _ in entries])
@@ -321,15 +370,37 @@ class Projector:
         known: Sequence[common_pb2.StoredEvent] = (),
     ) -> bool:
         """Write the table's read models at ``target`` unless they are there already."""
-        keys = self.store.keys(table_id)
-        stored = int(await self.redis.hget(keys.view("status"), "version") or 0)
-        if target <= stored:
+        stored = await self._stored_versions([table_id])
+        models = await self._advance(table_id, game, target, stored[table_id], known)
+        if models is None:
             return False
+        return await self.write(self.store.keys(table_id), game, models)
+
+    async def _stored_versions(self, table_ids: Sequence[str]) -> dict[str, int]:
+        """The version each table's read models are at (0: none yet), in one round trip."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for table_id in table_ids:
+                pipe.hget(self.store.keys(table_id).view("status"), "version")
+            replies = await pipe.execute()
+        return {t: int(v or 0) for t, v in zip(table_ids, replies, strict=True)}
+
+    async def _advance(
+        self,
+        table_id: str,
+        game: str,
+        target: int,
+        stored: int,
+        known: Sequence[common_pb2.StoredEvent],
+    ) -> ReadModels | None:
+        """The read models at ``target`` (None when those ``stored`` are there already),
+        folded on from the state held for the stored version."""
+        if target <= stored:
+            return None
         engine = self.engine(game)
         folded = self._cache.get(table_id)
         if folded is None or folded.version != stored:
             meta = await self.store.meta(table_id)
-            folded = _Folded(meta, 0, engine.initial_state())
+            folded = _Folded(meta, 0, engine.initial_state(), Control.start(meta.seats))
         later = [e for e in known if folded.version < e.version <= target]
         if [e.version for e in later] != list(range(folded.version + 1, target + 1)):
             # A gap: the feed entries at hand do not continue the projection; the table's
@@ -337,25 +408,53 @@ class Projector:
             later = await self.store.read(
                 table_id, after=folded.version, count=target - folded.version
             )
-        state = fold_stored(engine, folded.state, later)
+        rules = TableRules.of(folded.meta)
+        state, control = fold_table(engine, rules, folded.state, folded.control, later)
         reached = later[-1].version if later else folded.version
-        folded = _Folded(folded.meta, reached, state)
+        time_ms = later[-1].time_ms if later else folded.time_ms
+        folded = _Folded(folded.meta, reached, state, control, time_ms)
         self._cache[table_id] = folded
-        return await self.write(keys, game, render(engine, folded.meta, state, reached))
+        if rules.schedules or control.left:
+            # Only such a table can wait for a timeout or a bot's turn; a plan only
+            # replaces an older version's, so reprocessing a batch changes nothing.
+            to_act = table_to_act(engine, state, control)
+            planned = due(rules, control, to_act, reached, time_ms)
+            await self.plans.replace(game, table_id, reached, planned)
+        return render(engine, folded.meta, state, control, reached)
 
     async def write(self, keys: Keys, game: str, models: ReadModels) -> bool:
-        """Lobby first, then the views in one script; each only moves forward. A finished
-        table's hot keys start to expire (see :mod:`services.projector.retention`)."""
-        seats = len(models.seats)
-        expire_at = self.retention.deadline() if models.finished else None
-        await self.lobby.record(game, models.status, expire_at_ms=expire_at)
-        written = await self._write_views(
-            keys=keys.views(seats),
-            args=[models.version, models.status, models.public, *models.seats],
+        """Write one table's read models (see :meth:`_write_all`)."""
+        return (await self._write_all([_Write(keys, game, models)]))[0]
+
+    async def _write_all(self, writes: Sequence[_Write]) -> list[bool]:
+        """Lobby entries first, then each table's views by one script; each only moves
+        forward. A finished table's hot keys start to expire (see
+        :mod:`services.projector.retention`). One pipeline for the lobby, one for the
+        views: a batch of tables costs two round trips, and the views are never written
+        before their lobby entry, on a cluster too."""
+        expiring = [self.retention.deadline() if w.models.finished else None for w in writes]
+        await run_scripts(
+            self.redis,
+            [
+                self.lobby.record_call(w.game, w.models.status, expire_at_ms=at)
+                for w, at in zip(writes, expiring, strict=True)
+            ],
         )
-        if expire_at is not None:
-            await self.retention.expire(keys, seats, expire_at)
-        return bool(written)
+        written = await run_scripts(
+            self.redis,
+            [
+                ScriptCall(
+                    self._write_views,
+                    w.keys.views(len(w.models.seats)),
+                    [w.models.version, w.models.status, w.models.public, *w.models.seats],
+                )
+                for w in writes
+            ],
+        )
+        for w, at in zip(writes, expiring, strict=True):
+            if at is not None:
+                await self.retention.expire(w.keys, len(w.models.seats), at)
+        return [bool(done) for done in written]
 
     async def _lobby_durable(self, game: str) -> None:
         """Wait until the lobby's writes so far are durable (raises NotDurable)."""

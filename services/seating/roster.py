@@ -93,6 +93,9 @@ class Roster:
     rev: int = 0
     rematch_of: str = ""
     rematch: str = ""
+    # The table's turn clock (``turn_seconds``, ``total_seconds``, ``on_timeout``, as in
+    # ``TurnClock``); empty: no time limit.
+    clock: Mapping[str, Any] = field(default_factory=dict)
 
     # -- reading -------------------------------------------------------------------------
 
@@ -260,6 +263,8 @@ class Roster:
             "rematch_of": self.rematch_of,
             "rematch": self.rematch,
         }
+        if self.clock:
+            doc["clock"] = dict(self.clock)
         return json.dumps(doc, sort_keys=True, separators=(",", ":"))
 
     @classmethod
@@ -279,6 +284,7 @@ class Roster:
             rev=rev,
             rematch_of=doc.get("rematch_of", ""),
             rematch=doc.get("rematch", ""),
+            clock=dict(doc.get("clock") or {}),
         )
 
 

@@ -1,5 +1,9 @@
 """Seating records in Redis: one hash per table beside its log, changed by compare-and-set.
 
+Each change is also written, in the same script, to the shard's seating feed
+``bw:{s<n>}:seating:feed`` (the roster before and after), from which the notifier tells
+the players that a seat was taken or freed.
+
 ``bw:{s<n>}:t:<id>:seating`` holds ``rev`` and ``doc`` (the :class:`Roster` as JSON). A
 change reads the record, computes the next roster with a pure function and writes it
 only if ``rev`` is still the one it read; if another request changed it in between, it
@@ -37,11 +41,16 @@ local rev = redis.call('HGET', KEYS[1], 'rev') or '0'
 if rev ~= ARGV[1] then
   return 0
 end
+local before = redis.call('HGET', KEYS[1], 'doc') or ''
 redis.call('HSET', KEYS[1], 'rev', ARGV[2], 'doc', ARGV[3])
+redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[5], '*',
+  'table', ARGV[4], 'rev', ARGV[2], 'before', before, 'after', ARGV[3])
 return 1
 """
 
 _RETRIES = 32
+# Seating changes the shard's seating feed keeps for the notifier (it trims what it read).
+SEATING_FEED_MAX = 10_000
 
 
 class SeatingBusy(Exception):
@@ -84,14 +93,21 @@ class RosterStore:
         ``decide`` may raise :class:`Refused`; it is called again on the fresh roster when
         another change won the race. Raises ``LookupError`` when the table has no seating.
         """
-        key = self.keys(table_id).seating
+        keys = self.keys(table_id)
         for _ in range(_RETRIES):
             current = await self.get(table_id)
             if current is None:
                 raise LookupError(table_id)
             after, result = decide(current)
             written = await self._set(
-                keys=[key], args=[str(current.rev), str(current.rev + 1), after.to_json()]
+                keys=[keys.seating, keys.seating_feed],
+                args=[
+                    str(current.rev),
+                    str(current.rev + 1),
+                    after.to_json(),
+                    table_id,
+                    SEATING_FEED_MAX,
+                ],
             )
             if written:
                 return replace(after, rev=current.rev + 1), result

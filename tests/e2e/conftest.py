@@ -27,8 +27,9 @@ def running_stack(
 
 @pytest.fixture(scope="session")
 def stack(redis_url: str) -> Iterator[Stack]:
-    """Freunde's engine service, projector and gateway as real processes on the session's Redis."""
-    yield from running_stack(redis_url, ("freunde",))
+    """Freunde's engine service, projector and gateway as real processes on the session's
+    Redis, logging at debug: a command's success is logged at that level only."""
+    yield from running_stack(redis_url, ("freunde",), log_level="debug")
 
 
 @pytest.fixture(scope="session")

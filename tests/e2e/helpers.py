@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import subprocess
@@ -17,7 +18,23 @@ from engines.core.messages import to_json
 from engines.core.play import fold
 from gateway.client import ApiFailure, GatewayClient
 from gateway.export import parse_export, verify_export
-from tests.e2e.stack import ROOT
+from services.eventstore import connect
+from services.players import AppRegistry
+from tests.e2e.stack import ROOT, Stack
+
+
+def new_app(stack: Stack, name: str) -> tuple[str, str]:
+    """An app created as an operator would (its id and key)."""
+
+    async def create() -> tuple[str, str]:
+        redis = await connect(stack.redis_url)
+        try:
+            app, key = await AppRegistry(redis).create(name)
+        finally:
+            await redis.aclose()
+        return app.app_id, key
+
+    return asyncio.run(create())
 
 
 def plain(data: Any) -> Any:

@@ -1,5 +1,6 @@
 """The whole system as real processes on free loopback ports: one engine service per
-game, the projector and the gateway, against a Redis the caller provides.
+game, the projector, the scheduler, the notifier and the gateway, against a Redis the
+caller provides.
 
 Used by the end-to-end tests and by ``benchmarks/bench_e2e.py``.
 """
@@ -31,6 +32,8 @@ GENEROUS_LIMITS = {
     "BW_RATE_LIMIT_CREATE": "1000000/minute",
     "BW_STREAMS_PER_ADDRESS": "100000",
     "BW_MAX_STREAMS": "100000",
+    # The tests' webhook receivers listen on loopback.
+    "BW_WEBHOOK_ALLOW_LOOPBACK": "1",
 }
 
 
@@ -49,12 +52,14 @@ class Stack(Started):
         extra_env: dict[str, str] | None = None,
         log_level: str = "info",
         gateways: int = 1,
+        schedulers: int = 1,
     ) -> None:
         self.redis_url = redis_url
         self.games = games
         self.shards = shards
         self.extra_env = {**GENEROUS_LIMITS, **(extra_env or {})}
         self.gateways = gateways
+        self.schedulers = schedulers
         self.ports: list[int] = []
         self.log_level = log_level
         self.processes: dict[str, subprocess.Popen[bytes]] = {}
@@ -110,6 +115,13 @@ class Stack(Started):
             port = addr.rsplit(":", 1)[1]
             self._spawn(f"engine-{game}", "-m", "services.engine", "--game", game, "--port", port)
         self._spawn("projector", "-m", "services.projector")
+        for number in range(self.schedulers):
+            self._spawn(
+                "scheduler" if number == 0 else f"scheduler-{number + 1}",
+                "-m",
+                "services.scheduler",
+            )
+        self._spawn("notifier", "-m", "services.notifier")
         self.ports = [free_port() for _ in range(self.gateways)]
         self.port = self.ports[0]
         for number, gateway_port in enumerate(self.ports):

@@ -1,10 +1,13 @@
-"""One whole game through every process against a real Redis Cluster."""
+"""One whole game through every process against a real Redis Cluster, with the seat's
+notifications."""
 
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
 
+import httpx
 import pytest
 
 from gateway.client import BotTable, GatewayClient, ServerEvent
@@ -43,3 +46,18 @@ def test_a_game_on_redis_cluster_audits_and_verifies(cluster_stack: Stack) -> No
     assert verify_export(exported.splitlines()).ok
     assert [m.id for m in live[:-1]] == [str(v) for v in range(1, table.version + 1)]
     assert live[-1].event == "end"
+
+    # The notifier derived the seat's notifications on the cluster too: its turns, the end.
+    kinds: list[str] = []
+    deadline = time.monotonic() + 60
+    while "game_over" not in kinds and time.monotonic() < deadline:
+        page = httpx.get(
+            f"{cluster_stack.url}/v1/me/notifications",
+            params={"after": "0"},
+            headers={"Authorization": f"Bearer {table.tokens[0]}"},
+            timeout=10,
+        )
+        assert page.status_code == 200, page.text
+        kinds = [n["kind"] for n in page.json()["notifications"]]
+        time.sleep(0.1)
+    assert "your_turn" in kinds and kinds[-1] == "game_over", kinds

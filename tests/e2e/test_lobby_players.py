@@ -15,23 +15,10 @@ import pytest
 
 from services.eventstore import connect
 from services.players import AppRegistry
+from tests.e2e.helpers import new_app
 from tests.e2e.stack import Stack
 
 pytestmark = [pytest.mark.e2e]
-
-
-def new_app(stack: Stack, name: str) -> tuple[str, str]:
-    """An app created as an operator would (its id and key)."""
-
-    async def create() -> tuple[str, str]:
-        redis = await connect(stack.redis_url)
-        try:
-            app, key = await AppRegistry(redis).create(name)
-        finally:
-            await redis.aclose()
-        return app.app_id, key
-
-    return asyncio.run(create())
 
 
 def revoke_app(stack: Stack, app_id: str) -> None:

@@ -204,9 +204,16 @@ async def test_a_poison_command_holds_up_only_its_own_table(
             return all(outcome is not None for outcome in done)
 
         await eventually(others_done, "the other tables' commands were handled")
-        pending = await store.redis.xpending_range(
-            store.keys(poisoned).cmd, consumer_group("freunde"), min="-", max="+", count=10
-        )
+        pending: list[Any] = []
+
+        async def only_poisoned_pending() -> bool:
+            # An outcome is recorded a moment before its entry is acknowledged.
+            pending[:] = await store.redis.xpending_range(
+                store.keys(poisoned).cmd, consumer_group("freunde"), min="-", max="+", count=10
+            )
+            return len(pending) == 2
+
+        await eventually(only_poisoned_pending, "the other tables' entries were acknowledged")
     assert len(pending) == 2
     assert [int(p["times_delivered"]) for p in pending] == [1, 1]
     assert await store.outcome(poisoned, games[poisoned][0][0], "c0") is None

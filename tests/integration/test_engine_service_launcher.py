@@ -100,7 +100,8 @@ def stop(launcher: subprocess.Popen[str], signum: int = signal.SIGINT) -> int:
 
 
 def test_the_stack_starts_answers_and_stops_on_ctrl_c(tmp_path: Path) -> None:
-    """Every game's engine, the projector and the gateway run; SIGINT stops all, exit 0."""
+    """Every game's engine, the projector, the notifier and the gateway run; SIGINT stops
+    all, exit 0."""
     launcher = launch(tmp_path)
     try:
         rows = running_table(launcher, tmp_path)
@@ -108,11 +109,13 @@ def test_the_stack_starts_answers_and_stops_on_ctrl_c(tmp_path: Path) -> None:
         assert "(private)" in rows["redis"]
         until_ready(rows["gateway"], tmp_path)
         pid = int(re.sub(r"\D", "", rows["projector"]))
+        notifier = int(re.sub(r"\D", "", rows["notifier"]))
     finally:
         code = stop(launcher)
     assert code == 0, stderr_of(tmp_path)
-    with pytest.raises(ProcessLookupError):
-        os.kill(pid, 0)
+    for stopped in (pid, notifier):
+        with pytest.raises(ProcessLookupError):
+            os.kill(stopped, 0)
     with pytest.raises(httpx.ConnectError):
         httpx.get(f"{rows['gateway']}/healthz", timeout=2)
     assert (tmp_path / ".data" / "redis").is_dir()

@@ -68,7 +68,8 @@ def test_each_command_is_logged_as_json_with_its_context(
     """A subprocess service logs table, command, seat and version; SIGTERM stops it cleanly."""
     port = free_port()
     log_file = tmp_path / "engine.log"
-    env = dict(os.environ, REDIS_URL=redis_url, BW_SHARDS=str(SHARDS))
+    # At debug: a command's success is logged at that level only.
+    env = dict(os.environ, REDIS_URL=redis_url, BW_SHARDS=str(SHARDS), BW_LOG_LEVEL="debug")
     with log_file.open("w") as sink:
         service = subprocess.Popen(
             [sys.executable, "-m", "services.engine", "--game", "freunde", "--port", str(port)],

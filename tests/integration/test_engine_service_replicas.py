@@ -15,6 +15,7 @@ import pytest
 
 from engines.core.canonical import canonical_bytes, digest, message_bytes
 from engines.core.contract import TableConfig
+from engines.core.control import Control, TableRules, fold_table
 from engines.core.play import Table, fold_stored
 from proto import common_pb2, engine_pb2, engine_pb2_grpc
 from services.config import Settings
@@ -31,6 +32,7 @@ from tests.integration.test_engine_service_support import (
     envelope,
     open_host,
     play_with_bots,
+    scripted_game,
 )
 
 pytestmark = [pytest.mark.anyio, pytest.mark.integration]
@@ -242,7 +244,8 @@ async def test_a_damaged_or_hostile_snapshot_is_ignored_never_executed(
 
 
 async def test_snapshots_are_canonical_json_of_the_state(redis_url: str, table_id: str) -> None:
-    """What the engine writes is the rules fingerprint and the state's canonical JSON."""
+    """What the engine writes is the rules fingerprint, the state's canonical JSON and,
+    after a newline, the table control's."""
     writer = await open_host(redis_url, snapshot_every=5)
     try:
         await writer.create_table(create_request(table_id))
@@ -252,10 +255,15 @@ async def test_snapshots_are_canonical_json_of_the_state(redis_url: str, table_i
         version, blob = snapshot
         rules = writer.tables.rules
         assert blob.startswith(rules)
-        data = json.loads(blob[len(rules) :])
+        state_json, control_json = blob[len(rules) :].split(b"\n")
+        data = json.loads(state_json)
         log = await writer.store.read(table_id, count=version)
         folded = fold_stored(FREUNDE, FREUNDE.initial_state(), log)
-        assert blob[len(rules) :] == canonical_bytes(folded) and data["seats"] == folded.seats
+        assert state_json == canonical_bytes(folded) and data["seats"] == folded.seats
+        _, control = fold_table(
+            FREUNDE, TableRules(2), FREUNDE.initial_state(), Control.start(2), log
+        )
+        assert control_json == canonical_bytes(control)
     finally:
         await writer.store.redis.aclose()
 
@@ -279,6 +287,41 @@ async def test_views_agree_between_replicas_after_each_command(
             )
             views = [await host.view(engine_pb2.ViewRequest(table_id=table_id)) for host in (a, b)]
             assert views[0] == views[1]
+    finally:
+        await a.store.redis.aclose()
+        await b.store.redis.aclose()
+
+
+async def test_a_replica_behind_the_log_takes_the_current_version_and_no_lookup_when_current(
+    redis_url: str, table_id: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A holds the table as it created it; B appends. A's next command, sent against the
+    version B made, is decided on the current state (no stale conflict); a command on a
+    state A holds current costs no lookup, and a repeated id still gets its first outcome."""
+    a = await open_host(redis_url)
+    b = await open_host(redis_url)
+    try:
+        created = await a.create_table(create_request(table_id))
+        (seat0, first), (seat1, second) = scripted_game(table_id)[:2]
+        by_b = await b.execute(envelope(table_id, "b-1", seat0, first, created.version))
+        assert by_b.HasField("accepted")
+        by_a = await a.execute(envelope(table_id, "a-1", seat1, second, by_b.accepted.version))
+        assert by_a.HasField("accepted"), by_a.rejected
+        assert by_a.accepted.version > by_b.accepted.version
+        lookups: list[str] = []
+        real_lookup = a.store.lookup
+
+        async def counted(table: str, command: CommandKey) -> Any:
+            lookups.append(table)
+            return await real_lookup(table, command)
+
+        monkeypatch.setattr(a.store, "lookup", counted)
+        (seat2, third) = scripted_game(table_id)[2]
+        by_a_again = await a.execute(envelope(table_id, "a-2", seat2, third))
+        assert by_a_again.HasField("accepted") and lookups == []
+        repeated = await a.execute(envelope(table_id, "a-2", seat2, third))
+        assert repeated.accepted.duplicate
+        assert repeated.accepted.version == by_a_again.accepted.version
     finally:
         await a.store.redis.aclose()
         await b.store.redis.aclose()

@@ -28,6 +28,7 @@ OPTIONS: tuple[dict[str, Any], ...] = (
     {},
     {"short_game": True},
     {"loudstones": True, "unlocked": True},
+    {"unlocked": True, "all_market_cards": True},
 )
 
 
@@ -89,8 +90,14 @@ def check_limits(state: BardwoodState) -> None:
     cards.update(state.fans)
     for pile in state.piles:
         cards.update(pile.cards)
-    for design in (d for designs in c.market_designs.values() for d in designs):
-        assert cards[design] == 2, f"two copies of {design} in play"
+    in_play = [design for design in c.market_cards if cards[design]]
+    assert all(cards[design] == 2 for design in in_play), "two copies of each design in play"
+    per_type = Counter(c.card(design).kind for design in in_play)
+    first_game = len(c.market_designs["improv"])
+    every = first_game + len(c.market_unlockable["improv"])
+    assert per_type["improv"] == per_type["action"] in (first_game, every)
+    if not state.unlocked:
+        assert set(in_play) == {d for designs in c.market_designs.values() for d in designs}
     assert all(cards[fan] <= 1 for fan in c.fans)
     assert all(cards[creature] == 1 for creature in c.creatures)
     assert sum(1 for tier_up in state.legends_up for _ in tier_up) + sum(state.legends_down) == 15

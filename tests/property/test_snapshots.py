@@ -11,10 +11,13 @@ import pytest
 import engines
 from engines.core.bots import RandomBot
 from engines.core.canonical import canonical_bytes
+from engines.core.clock import Clocks
 from engines.core.contract import TableConfig
+from engines.core.control import Control, End
 from engines.core.play import Table
 from services.engine.tables import (
     SnapshotUnusable,
+    decode_control,
     decode_snapshot,
     encode_snapshot,
     rules_fingerprint,
@@ -67,3 +70,19 @@ def test_a_snapshot_of_another_game_or_other_rules_is_unusable() -> None:
         decode_snapshot(rules, type(freunde.initial_state()), blob)
     with pytest.raises(SnapshotUnusable):
         decode_snapshot(rules_fingerprint(harvest), type(harvest.initial_state()), blob)
+
+
+def test_the_table_control_comes_back_whatever_bytes_the_fingerprint_holds() -> None:
+    """The control follows the state after a newline; a fingerprint holding newlines (it
+    is a SHA-256 digest) does not split the snapshot in the wrong place."""
+    freunde = engines.get("freunde")
+    table = Table.create(freunde, TableConfig("snap-control", 3, {"round_limit": 6}), b"seed")
+    control = Control(
+        clocks=Clocks(since=(5, -1, 7), spent=(1, 2, 3)), left=(1,), end=End("abandoned", 1)
+    )
+    rules = b"\n" * 32
+    blob = encode_snapshot(rules, table.state, control)
+    assert decode_snapshot(rules, type(table.state), blob) == table.state
+    assert decode_control(rules, blob) == control
+    with pytest.raises(SnapshotUnusable):
+        decode_control(rules, encode_snapshot(rules, table.state))

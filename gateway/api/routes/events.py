@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Request
 from sse_starlette import EventSourceResponse
-from starlette.types import Receive, Scope, Send
 
 from gateway.api.deps import Gateway, GatewayDep, TableCaller, TableCallerDep
 from gateway.api.reads import engine_view, viewer
-from gateway.errors import RETRY_AFTER_UNAVAILABLE, ApiError
+from gateway.api.streams import slot_stream
 from gateway.rendering import render_redacted
 from gateway.schemas.responses import ErrorOut, EventOut, EventsOut
 from proto import engine_pb2
@@ -156,41 +155,4 @@ async def event_stream(
     last_event_id: Annotated[str | None, Header(max_length=32)] = None,
 ) -> EventSourceResponse:
     start = _resume_point(after, last_event_id)
-    address = request.client.host if request.client else "unknown"
-    bound = gateway.streams.take(address)
-    if bound == "address":
-        raise ApiError(
-            429,
-            "stream.too_many",
-            f"This address has {gateway.streams.per_address} streams open here already.",
-            {"max_streams": str(gateway.streams.per_address)},
-        )
-    if bound == "total":
-        raise ApiError(
-            503,
-            "stream.capacity",
-            "This gateway holds as many streams as it can; retry later.",
-            headers={"Retry-After": str(RETRY_AFTER_UNAVAILABLE)},
-        )
-    return _SlotStream(
-        _stream(gateway, caller, start),
-        release=lambda: gateway.streams.give_back(address),
-        ping=gateway.settings.stream_ping_seconds,
-    )
-
-
-class _SlotStream(EventSourceResponse):
-    """An SSE response that gives its stream slot back however it ends (the generator
-    alone would not, when the client leaves before the first message)."""
-
-    def __init__(
-        self, content: AsyncIterator[dict[str, Any]], release: Callable[[], None], ping: float
-    ) -> None:
-        super().__init__(content, ping=ping)
-        self._release = release
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        try:
-            await super().__call__(scope, receive, send)
-        finally:
-            self._release()
+    return slot_stream(request, gateway, _stream(gateway, caller, start))

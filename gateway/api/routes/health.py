@@ -69,7 +69,9 @@ _METRICS_EXAMPLE = (
     },
 )
 async def metrics(gateway: GatewayDep) -> Response:
-    gateway.metrics.record_live(*gateway.live.counts(), gateway.streams.open)
+    gateway.metrics.record_live(
+        gateway.live.counts(), gateway.players_live.counts(), gateway.streams.open
+    )
     # A Redis hiccup must not fail the scrape: the gateway's own figures still count.
     with suppress(RedisError, OSError):
         gateway.metrics.record_projector_lag(await gateway.store.projector_lag())

@@ -14,11 +14,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials
 
-from gateway.api.deps import Gateway, GatewayDep, app_key_scheme, bearer_scheme
-from gateway.errors import ApiError
-from gateway.identity import Caller, caller_of
+from gateway.api.deps import Gateway, GatewayDep, app_key_scheme, bearer_scheme, player_of
+from gateway.identity import caller_of
 from gateway.schemas.responses import ErrorOut, MyTable, MyTablesOut
-from gateway.seats import token_digest, token_table
 from services.seating import OPEN
 
 __all__ = ["router"]
@@ -30,28 +28,6 @@ SCANNED = 200
 _ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorOut} for code in (401, 403, 422, 429, 503)
 }
-
-
-async def _player(gateway: Gateway, who: Caller) -> str:
-    if who.app is not None:
-        if who.user is None:
-            raise ApiError(401, "auth.missing", "Name the app's user with X-App-User.")
-        player = who.player
-        assert player is not None
-        return player
-    if not who.token:
-        raise ApiError(
-            401,
-            "auth.missing",
-            "Send one of your seat tokens as 'Authorization: Bearer <token>', or act through"
-            " an app (X-App-Key and X-App-User).",
-        )
-    table_id = token_table(who.token)
-    roster = await gateway.store.seating.get(table_id) if table_id else None
-    seat = roster.seat_of_token(token_digest(who.token)) if roster else None
-    if roster is None or seat is None:
-        raise ApiError(403, "auth.invalid", "That token is not a seat of any table.")
-    return roster.seats[seat].player
 
 
 async def _entry(gateway: Gateway, player: str, table_id: str) -> MyTable | None:
@@ -96,7 +72,7 @@ async def my_tables(
     limit: Annotated[int, Query(ge=1, le=SCANNED, description="Tables to list.")] = 50,
 ) -> MyTablesOut:
     who = await caller_of(request, gateway.store.apps)
-    player = await _player(gateway, who)
+    player = await player_of(gateway, who)
     seats = await gateway.store.players.recent(player, SCANNED)
     found = await asyncio.gather(*(_entry(gateway, player, table_id) for table_id, _ in seats))
     joined = {table_id: at for table_id, at in seats}

@@ -115,7 +115,13 @@ def test_every_reference_resolves() -> None:
     for kind, designs in c.market_designs.items():
         assert len(set(designs)) == 6
         assert all(c.card(d).kind == kind and not c.card(d).character for d in designs)
+        assert not any(c.card(d).unlock for d in designs), "first-game designs"
         assert len(c.market_of(kind)) == 2
+        unlockable = c.market_unlockable[kind]
+        assert unlockable and not set(unlockable) & set(designs)
+        assert all(c.card(d).kind == kind and c.card(d).unlock for d in unlockable)
+    assert c.market_cards == {d for ds in (c.market_designs, c.market_unlockable)
+                              for designs in ds.values() for d in designs}  # fmt: skip
     assert all(c.card(f).kind == "fan" and not c.card(f).character for f in c.fans)
     location_ids = {loc.id for loc in c.locations}
     touched = {loc for space in c.spaces for loc in space.touches}
@@ -222,7 +228,7 @@ def test_cards_are_all_different_designs() -> None:
     songs = [
         face(card) for card in c.cards.values() if card.kind in ("improv", "instrument", "action")
     ]
-    assert len(set(songs)) == len(songs) == 4 * 8 + 12
+    assert len(set(songs)) == len(songs) == 4 * 8 + 12 + 6, "with the 6 unlockable designs"
     fans = [c.card(fan).cheer for fan in c.fans]
     assert len(set(fans)) == len(fans)
     creatures = [(c.card(x).soothe, c.card(x).bonus) for x in c.creatures]

@@ -53,6 +53,39 @@ def test_unlocked_content_adds_motifs_and_events() -> None:
     assert all(set_up.motifs) and len(set_up.motifs) == 6
 
 
+def test_unlocked_market_uses_six_random_designs_a_type_in_twin_decks() -> None:
+    """Market Deck Setup: "When you have more cards unlocked, randomly determine what 6
+    cards to use for each type (then form two identical 6-card decks for each type)"; over
+    a few tables the unlockable designs come in and first-game ones stay out."""
+    c = content()
+    used: dict[str, set[str]] = {"improv": set(), "action": set()}
+    for seed in range(8):
+        set_up = table(2, seed, unlocked=True).events[0].game_set_up  # type: ignore[attr-defined]
+        decks = {deck.location: list(deck.cards) for deck in set_up.market}
+        for kind in ("improv", "action"):
+            twins = [sorted(decks[loc]) for loc in c.market_of(kind)]
+            assert twins[0] == twins[1], "2 identical decks"
+            assert len(set(twins[0])) == len(twins[0]) == 6
+            assert set(twins[0]) <= set(c.market_designs[kind] + c.market_unlockable[kind])
+            used[kind] |= set(twins[0])
+    for kind in ("improv", "action"):
+        assert set(c.market_unlockable[kind]) <= used[kind], "every unlockable design comes in"
+        assert used[kind] == set(c.market_designs[kind] + c.market_unlockable[kind])
+
+
+def test_all_market_cards_puts_every_unlocked_design_in_each_deck() -> None:
+    """ "Alternatively, you can choose to add them all in (using decks larger than 6 cards
+    each)": option ``all_market_cards``; without unlocking it changes nothing."""
+    c = content()
+    every = table(3, 4, unlocked=True, all_market_cards=True).events[0].game_set_up  # type: ignore[attr-defined]
+    for deck in every.market:
+        kind = c.location(deck.location).market
+        assert sorted(deck.cards) == sorted(c.market_designs[kind] + c.market_unlockable[kind])
+    plain = table(3, 4, all_market_cards=True).events[0].game_set_up  # type: ignore[attr-defined]
+    for deck in plain.market:
+        assert sorted(deck.cards) == sorted(c.market_designs[c.location(deck.location).market])
+
+
 def test_characters_are_taken_in_turn_order_and_are_unique() -> None:
     """Starting Deck Setup: a unique deck per player, in turn order from the first player."""
     start = position(ev("game_set_up", seats=3, first_player=2, act1_pool=15, act2_pool=21))

@@ -233,3 +233,40 @@ def test_loudstones_are_made_from_six_volume_and_pay_a_volume_cost() -> None:
     plain_game = position(opening(), singing(0, space="s1"), gained(0, volume=4))
     plain_game.when(0, cmd("make_loudstone")).refused("loudstone.not_possible")
     plain_game.when(0, cmd("pay_volume", slot=0, loudstone=True)).refused("song.no_loudstone")
+
+
+def test_an_unlockable_design_is_bought_and_sung_by_the_same_rules() -> None:
+    """Unlockable content (option ``unlocked``): War Drums, an Action design, is bought
+    (moving the market boat) and its paid effect converts 2 coins into 3 Melody, twice."""
+    market = {
+        "market_improv_1": ["lantern_hymn", "descant", "couplet", "hat", "echo", "drumroll"],
+        "market_improv_2": ["descant", "couplet", "hat", "echo", "lantern_hymn", "drumroll"],
+        "market_action_1": ["war_drums", "encore", "nocturne", "fiddle", "heroes", "lament"],
+        "market_action_2": ["encore", "nocturne", "fiddle", "heroes", "lament", "war_drums"],
+    }
+    shop = position(opening(market=market), singing(0, space="s2"), gained(0, coins=2))
+    shop.when(0, cmd("buy", location="market_action_1")).then(
+        gained(0, "buy", coins=-2),
+        ev("location_used", seat=0, location="market_action_1"),
+        ev("card_bought", seat=0, location="market_action_1", card="war_drums", coins=2),
+        ev("market_boat_moved", position=1),
+    )
+    events = [
+        *opening(market=market),
+        *in_song(0, "war_drums", "market_action_1"),
+        *singing(0, space="s1"),
+        gained(0, coins=5),
+    ]
+    paid = position(events).when(0, cmd("pay_volume", slot=1))
+    paid.then(ev("volume_paid", seat=0, slot=1, volume=2))
+    history = [*events, *paid.events]
+    for _ in range(2):
+        drummed = position(history).when(0, use(1, "paid"))
+        drummed.then(
+            gained(0, "card", coins=-2),
+            ev("card_used", seat=0, slot=1, part="paid"),
+            gained(0, "card", melody=3),
+        )
+        history += drummed.events
+    assert position(history).view(0)["board"]["turn"]["melody"] == 6
+    position(history).when(0, use(1, "paid")).refused("song.effect_used")

@@ -70,8 +70,8 @@ def _known_good(good: str) -> bool:
 
 
 def test_the_component_counts_of_the_rulebook() -> None:
-    """9 starter cards, 20 task cards and 9 objectives per season, 36 neighbour cards,
-    28 small, 16 medium and 12 large farming dice."""
+    """9 starter cards, 20 task cards and 9 objectives per season, 36 neighbour cards (two
+    goods each), 28 small, 16 medium and 12 large farming dice."""
     c = content()
     assert {deck: len(ids) for deck, ids in c.decks.items()} == {
         "starter": 9,
@@ -81,6 +81,9 @@ def test_the_component_counts_of_the_rulebook() -> None:
     }
     assert Counter(o.season for o in c.objectives.values()) == {1: 9, 2: 9, 3: 9}
     assert len(c.neighbour_cards) == 36
+    # "Gift either resource": every neighbour card shows two goods, worth 1 or 2 boxes.
+    assert {len(card.goods) for card in c.neighbour_cards.values()} == {2}
+    assert {card.bonus for card in c.neighbour_cards.values()} == {1, 2}
     sizes: Counter[str] = Counter()
     for die in c.dice.values():
         sizes[die.size] += die.count
@@ -176,7 +179,8 @@ def test_every_reference_resolves() -> None:
             assert effect.kind in kinds and effect.amount > 0, effect
     for feature in c.features.values():
         for icon in feature.spaces:
-            assert icon == "coin" or _known_good(icon) or c.matches(icon, "mamble"), icon
+            takes_any = icon.endswith(":any") and any(c.matches(icon, g) for g in c.goods)
+            assert icon == "coin" or _known_good(icon) or takes_any, icon
         assert len(feature.rewards) == (len(feature.rows) if feature.lined else 1)
     for card in c.cards.values():
         assert card.top and all(card.top)

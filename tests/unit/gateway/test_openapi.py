@@ -70,6 +70,7 @@ def test_every_request_body_has_a_schema_and_an_example(spec: dict[str, Any]) ->
         "POST /v1/tables/{table_id}/seats",
         "PATCH /v1/tables/{table_id}/seats/{seat}",
         "POST /v1/tables/{table_id}/start",
+        "POST /v1/apps/{app_id}/webhooks",
     }
     for name, media in bodies.items():
         assert media.get("schema"), name

@@ -11,7 +11,8 @@ from engines.core.contract import GameInfo, OptionSpec
 from gateway.api.routes.events import _resume_point
 from gateway.api.routes.tables import checked_options, checked_seed
 from gateway.errors import ApiError
-from gateway.rendering import render_redacted
+from gateway.rendering import event_out, render_redacted
+from gateway.schemas.responses import EventOut
 from proto import common_pb2
 
 INFO = GameInfo(
@@ -116,3 +117,28 @@ def test_the_revealed_seed_is_shown_apart_from_game_events() -> None:
     assert rendered["event"] == {"turn_ended": {"seat": 1}}
     assert rendered["public_payload"] == "CgA=" and rendered["commitment"] == "04"
     assert rendered["salt"] == "05" and rendered["seat_payload"] == "CgIIAQ=="
+
+
+def test_a_command_reply_is_built_in_the_shape_of_its_response_model() -> None:
+    """The command route builds its JSON without the model: every event has every field
+    EventOut renders, null where absent, and the same values."""
+    events = [
+        common_pb2.RedactedEvent(
+            version=9, seed_revealed=common_pb2.SeedRevealed(seed=b"\xab"), hash=b"\x01"
+        ),
+        common_pb2.RedactedEvent(version=8, hash=b"\x02", seat_commitments=[b"\x03"]),
+        common_pb2.RedactedEvent(
+            version=7,
+            command_id="c7",
+            seat=1,
+            time_ms=5,
+            event_json='{"turn_ended": {"seat": 1}}',
+            text="Seat 1 ends the turn.",
+            public_payload=b"\x0a\x00",
+            commitment=b"\x04",
+            salt=b"\x05",
+            seat_payload=b"\x0a\x02\x08\x01",
+        ),
+    ]
+    for event in events:
+        assert event_out(event) == EventOut(**render_redacted(event)).model_dump(mode="json")

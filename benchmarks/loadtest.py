@@ -1,0 +1,233 @@
+"""Open-loop load test: commands at a fixed arrival rate, whatever the server's speed.
+
+    make loadtest                                   # 3,000 tables, rates stepped up
+    BW_LOADTEST_TABLES=300 BW_LOADTEST_RATES=50,100 BW_LOADTEST_SECONDS=10 make loadtest
+
+Starts the whole stack (Redis from ``REDIS_URL`` or a private AOF server, the Freunde
+engine service, the projector, the gateway), opens ``BW_LOADTEST_TABLES`` tables and
+then, for each rate of ``BW_LOADTEST_RATES`` (commands per second over all tables, in
+turn, each for ``BW_LOADTEST_SECONDS``), gives every table its own random (Poisson)
+schedule of commands at its share of the rate: 3,000 tables at 600/s is one command
+every 5 s per table on average.
+
+No coordinated omission: a command's latency is measured from the time it was scheduled,
+not from the time it was sent, so a slow server cannot slow the load down and hide its
+own queueing. A table whose previous command is still unanswered sends the next one as
+soon as it is answered (its latency still counts from its own scheduled time). After
+each accepted command the seat reads its view with ``min_version`` (read your own
+write), timed from its send.
+
+Per rate: offered and achieved rate, p50/p99/p99.9 of commands and of reads, errors, and
+the CPU each process spent per command (the load generator, this process, apart). The
+steps stop once the commands' p99 passes ``BW_LOADTEST_KNEE_MS`` (100 ms): the knee.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import ssl
+import time
+from dataclasses import dataclass, field
+
+import httpx
+
+import engines
+from benchmarks.cpu import CpuMeter, redis_pid
+from engines.core.messages import to_json
+from gateway.client import BotTable, GatewayClient, game_bot
+from services.redis_server import redis_url_or_private
+from tests.e2e.stack import Stack
+
+TABLES = int(os.environ.get("BW_LOADTEST_TABLES", "3000"))
+RATES = tuple(
+    float(r) for r in os.environ.get("BW_LOADTEST_RATES", "100,200,300,400,500,600,800").split(",")
+)
+SECONDS = float(os.environ.get("BW_LOADTEST_SECONDS", "20"))
+KNEE_MS = float(os.environ.get("BW_LOADTEST_KNEE_MS", "100"))
+# HTTP clients the tables share (each its own connection pool).
+CLIENTS = 64
+# A command still unanswered this long after its step is counted as an error.
+GRACE = 30.0
+ENGINE = engines.get("freunde")
+
+
+@dataclass
+class Step:
+    """What one rate's run measured."""
+
+    commands: list[float] = field(default_factory=list)
+    reads: list[float] = field(default_factory=list)
+    errors: dict[str, int] = field(default_factory=dict)
+    sent: int = 0
+
+    def error(self, what: str) -> None:
+        self.errors[what] = self.errors.get(what, 0) + 1
+
+
+def quantile(samples: list[float], q: float) -> float:
+    if not samples:
+        return float("nan")
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def figures(samples: list[float]) -> str:
+    return " / ".join(f"{quantile(samples, q) * 1e3:7.1f}" for q in (0.5, 0.99, 0.999))
+
+
+class Driver:
+    """One table's player: sends its commands on its own schedule."""
+
+    def __init__(self, client: GatewayClient, table: BotTable, n: int) -> None:
+        self.client = client
+        self.table = table
+        self.n = n
+        self.bot = game_bot(ENGINE, "random", n)
+        self.sent = 0
+
+    async def run(self, rate: float, until: float, step: Step, schedule: random.Random) -> None:
+        """Commands at ``rate`` per second (Poisson arrivals) until ``until``."""
+        due = time.perf_counter() + schedule.expovariate(rate)
+        while due < until:
+            delay = due - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            await self.one(due, step)
+            due += schedule.expovariate(rate)
+
+    async def one(self, due: float, step: Step) -> None:
+        table = self.table
+        outcome = ENGINE.outcome(table.mirror.state)
+        if outcome.finished:
+            self.table = await BotTable.open(self.client, "freunde", 2, bot_seed=self.n)
+            return
+        seat = outcome.to_act[0]
+        command = self.bot.choose(ENGINE, table.mirror.state, seat)
+        self.sent += 1
+        step.sent += 1
+        body = {
+            "command_id": f"l{self.n}.{self.sent}",
+            "expected_version": table.mirror.version,
+            "command": to_json(command),
+        }
+        headers = {"Authorization": f"Bearer {table.tokens[seat]}"}
+        try:
+            reply = await self.client.http.post(
+                f"/v1/tables/{table.table_id}/commands", headers=headers, json=body
+            )
+        except httpx.HTTPError as failed:
+            step.error(type(failed).__name__)
+            return
+        step.commands.append(time.perf_counter() - due)
+        if reply.status_code != 200:
+            step.error(f"http {reply.status_code}")
+            return
+        table.mirror.execute(seat, command)
+        version = reply.json()["version"]
+        started = time.perf_counter()
+        try:
+            view = await self.client.http.get(
+                f"/v1/tables/{table.table_id}",
+                headers=headers,
+                params={"min_version": version},
+            )
+        except httpx.HTTPError as failed:
+            step.error(f"read {type(failed).__name__}")
+            return
+        step.reads.append(time.perf_counter() - started)
+        if view.status_code != 200:
+            step.error(f"read http {view.status_code}")
+
+
+async def open_tables(clients: list[GatewayClient]) -> list[Driver]:
+    opening = asyncio.Semaphore(50)
+
+    async def opened(n: int) -> Driver:
+        client = clients[n % len(clients)]
+        async with opening:
+            table = await BotTable.open(client, "freunde", 2 + n % 3, bot_seed=n)
+        return Driver(client, table, n)
+
+    return list(await asyncio.gather(*(opened(n) for n in range(TABLES))))
+
+
+async def run_step(drivers: list[Driver], rate: float, meter: CpuMeter) -> tuple[Step, float]:
+    step = Step()
+    per_table = rate / len(drivers)
+    meter.start()
+    client_cpu = time.process_time()
+    started = time.perf_counter()
+    until = started + SECONDS
+    tasks = [
+        asyncio.create_task(d.run(per_table, until, step, random.Random(f"{rate}:{d.n}")))
+        for d in drivers
+    ]
+    _, late = await asyncio.wait(tasks, timeout=SECONDS + GRACE)
+    for task in late:
+        task.cancel()
+    await asyncio.gather(*late, return_exceptions=True)
+    if late:
+        step.errors["unanswered at the cut-off"] = len(late)
+    elapsed = time.perf_counter() - started
+    client_cpu = time.process_time() - client_cpu
+    await asyncio.sleep(1.0)  # the projector's share of the last commands
+    meter.stop()
+    print(
+        f"{rate:7.0f}/s offered  {len(step.commands) / elapsed:7.1f}/s achieved"
+        f"  commands p50/p99/p99.9 {figures(step.commands)} ms"
+        f"  reads {figures(step.reads)} ms  errors {step.errors or 0}",
+        flush=True,
+    )
+    print(f"      CPU ms/command: {meter.per_command(len(step.commands))}", flush=True)
+    print(
+        f"      load generator (this process, apart):"
+        f" {client_cpu * 1e3 / max(1, len(step.commands)):.2f} ms CPU/command",
+        flush=True,
+    )
+    return step, quantile(step.commands, 0.99)
+
+
+async def load(url: str, meter: CpuMeter) -> None:
+    tls = ssl.create_default_context()
+    limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
+    clients = [
+        GatewayClient(url, httpx.AsyncClient(base_url=url, timeout=120, verify=tls, limits=limits))
+        for _ in range(CLIENTS)
+    ]
+    try:
+        started = time.perf_counter()
+        drivers = await open_tables(clients)
+        print(f"   {TABLES} tables opened in {time.perf_counter() - started:.1f} s", flush=True)
+        for rate in RATES:
+            _, p99 = await run_step(drivers, rate, meter)
+            if p99 * 1e3 > KNEE_MS:
+                print(f"   p99 passed {KNEE_MS:.0f} ms at {rate:.0f}/s offered: stopping")
+                break
+    finally:
+        for client in clients:
+            await client.aclose()
+
+
+def main() -> None:
+    print(
+        f"   {TABLES} tables, {SECONDS:.0f} s a rate, rates {', '.join(f'{r:.0f}' for r in RATES)}"
+        " commands/s; latency in ms from each command's scheduled time",
+        flush=True,
+    )
+    with (
+        redis_url_or_private() as redis_url,
+        Stack(redis_url, shards=64, log_level="warning") as stack,
+    ):
+        pids = {name: process.pid for name, process in stack.processes.items()}
+        server = redis_pid(redis_url)
+        if server is not None:
+            pids["redis"] = server
+        meter = CpuMeter(pids)
+        meter.measure_idle(5.0)
+        asyncio.run(load(stack.url, meter))
+
+
+if __name__ == "__main__":
+    main()

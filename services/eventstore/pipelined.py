@@ -1,0 +1,135 @@
+"""Many script calls in one round trip, for writers that handle many tables at once.
+
+A pipeline sends the calls together and reads the replies together: one system call
+each way, one wake-up of the server and (with ``appendfsync always``) one fsync for the
+whole batch, instead of one per call. Each call is still one script, atomic on its own;
+the batch is not a transaction.
+
+The calls go by ``EVALSHA``; a server that does not hold a script (restarted, failed
+over) answers ``NOSCRIPT`` for those calls only, which are sent again once the script is
+loaded: a call that ran is never run twice.
+
+:class:`AutoPipeline` gathers the calls that callers make in the same turn of the event
+loop into one such pipeline, as auto-pipelining clients do: a thousand tables appending
+at the same instant cost one round trip, not a thousand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from redis.asyncio.cluster import RedisCluster
+from redis.commands.core import AsyncScript
+from redis.exceptions import NoScriptError
+
+from services.eventstore.connection import AnyRedis
+
+__all__ = ["AutoPipeline", "ScriptCall", "run_scripts"]
+
+# Calls gathered into one pipeline at most; more wait for the next one.
+MAX_BATCH = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class ScriptCall:
+    """One call of a registered script."""
+
+    script: AsyncScript
+    keys: Sequence[str]
+    args: Sequence[Any]
+
+
+async def run_scripts(redis: AnyRedis, calls: Sequence[ScriptCall]) -> list[Any]:
+    """Run ``calls`` in one pipeline, in order; their replies, in the same order. Raises
+    the first error a call met.
+
+    A cluster client refuses scripts in pipelines: there the calls run concurrently, each
+    its own request, so their order is not kept (the caller waits for every reply).
+    """
+    if isinstance(redis, RedisCluster):
+        return list(await asyncio.gather(*(c.script(keys=c.keys, args=c.args) for c in calls)))
+    replies = await _pipelined(redis, calls)
+    for reply in replies:
+        if isinstance(reply, Exception):
+            raise reply
+    return replies
+
+
+async def _pipelined(redis: AnyRedis, calls: Sequence[ScriptCall]) -> list[Any]:
+    """Each call's reply, or the error it met, in order (one plain server only)."""
+    replies: list[Any] = [None] * len(calls)
+    todo = list(range(len(calls)))
+    for _ in range(2):
+        if not todo:
+            break
+        async with redis.pipeline(transaction=False) as pipe:
+            for n in todo:
+                call = calls[n]
+                pipe.evalsha(call.script.sha, len(call.keys), *call.keys, *call.args)
+            sent: list[Any] = await pipe.execute(raise_on_error=False)
+        for n, reply in zip(todo, sent, strict=True):
+            replies[n] = reply
+        todo = [n for n in todo if _noscript(replies[n])]
+        for script in {calls[n].script for n in todo}:
+            await redis.script_load(script.script)
+    return replies
+
+
+def _noscript(reply: Any) -> bool:
+    return isinstance(reply, NoScriptError) or (
+        isinstance(reply, Exception) and str(reply).startswith("NOSCRIPT")
+    )
+
+
+class AutoPipeline:
+    """Script calls made in the same turn of the event loop, sent as one pipeline.
+
+    ``await batcher.call(call)`` returns the call's reply (or raises its error) as if it
+    had been sent alone. For one plain server; a cluster client sends each call alone.
+    """
+
+    def __init__(self, redis: AnyRedis, max_batch: int = MAX_BATCH) -> None:
+        self.redis = redis
+        self.max_batch = max_batch
+        self._waiting: list[tuple[ScriptCall, asyncio.Future[Any]]] = []
+        self._sending: set[asyncio.Task[None]] = set()
+
+    async def call(self, call: ScriptCall) -> Any:
+        if isinstance(self.redis, RedisCluster):
+            return await call.script(keys=call.keys, args=call.args)
+        loop = asyncio.get_running_loop()
+        reply: asyncio.Future[Any] = loop.create_future()
+        self._waiting.append((call, reply))
+        if len(self._waiting) == 1:
+            loop.call_soon(self._flush)
+        return await reply
+
+    def _flush(self) -> None:
+        waiting, self._waiting = self._waiting, []
+        for start in range(0, len(waiting), self.max_batch):
+            task = asyncio.create_task(self._send(waiting[start : start + self.max_batch]))
+            self._sending.add(task)
+            task.add_done_callback(self._sending.discard)
+
+    async def _send(self, batch: list[tuple[ScriptCall, asyncio.Future[Any]]]) -> None:
+        try:
+            replies = await _pipelined(self.redis, [call for call, _ in batch])
+        except BaseException as failed:
+            # The connection failed: every call of the batch may or may not have run,
+            # exactly as a call sent alone whose reply was lost.
+            for _, reply in batch:
+                if not reply.done():
+                    reply.set_exception(failed)
+            if not isinstance(failed, Exception):
+                raise
+            return
+        for (_, reply), value in zip(batch, replies, strict=True):
+            if reply.done():
+                continue  # the caller was cancelled
+            if isinstance(value, Exception):
+                reply.set_exception(value)
+            else:
+                reply.set_result(value)

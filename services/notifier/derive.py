@@ -1,0 +1,434 @@
+"""Deriving notifications from the shard feeds and the seating feeds.
+
+The notifier reads every shard feed ``bw:{s<n>}:feed`` (each appended event) and every
+seating feed ``bw:{s<n>}:seating:feed`` (each seating change) in the consumer group
+``notifier``, so its replicas share the work and an entry a dead replica read is taken
+over (``XAUTOCLAIM``) after ``reclaim_idle_ms``.
+
+Game events: the events of one command (a run with one command id) are folded with the
+game's ``evolve``, and the game's ``outcome`` before and after the run says what changed:
+a seat that now is to act gets ``your_turn``; every player gets ``game_over`` when the game
+has just ended. The state before a run comes from this process's cache, else from the
+table's log, so entries read by another replica are no gap.
+
+Seating changes: the roster before and after says which seat was taken (``seat_joined``,
+for the table's other players) or freed (``seat_left``, for every player, the one who left
+too: the host may have removed it).
+
+Only players get notifications: bots' seats and seats reserved for a rematch do not. Every
+notification goes to its player's stream (:class:`PlayerInbox`) and, for an app's user, to
+each of the app's webhooks (:class:`Webhooks`). Entries are acknowledged after that, and
+notification ids are derived from what they are about, so handling an entry twice changes
+nothing. A revoked app's users keep their streams; the app gets no more deliveries.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from cachetools import LRUCache
+from redis.asyncio.cluster import RedisCluster
+from redis.exceptions import RedisError, ResponseError
+
+import engines
+from engines.core.contract import Engine, Outcome
+from engines.core.play import fold_stored
+from proto import common_pb2
+from services.eventstore import (
+    EventStore,
+    ShardKeys,
+    StreamTrimmer,
+    TableNotFound,
+    forget_idle_consumers,
+)
+from services.logs import bind, get_logger
+from services.notifications import (
+    GAME_OVER,
+    SEAT_JOINED,
+    SEAT_LEFT,
+    YOUR_TURN,
+    Notification,
+    PlayerInbox,
+    Webhooks,
+    notification_id,
+)
+from services.players import AppRegistry, app_user_of
+from services.seating import OPEN, Roster, RosterStore
+
+__all__ = ["NOTIFIER_GROUP", "Deriver", "seat_changes", "turn_changes"]
+
+NOTIFIER_GROUP = "notifier"
+
+log = get_logger("notifier")
+
+
+@dataclass(frozen=True, slots=True)
+class _Folded:
+    version: int
+    state: Any
+
+
+def _players(roster: Roster) -> dict[int, str]:
+    """Seat -> player, for the seats a person has taken (no bots, no reservations)."""
+    return {
+        n: seat.player
+        for n, seat in enumerate(roster.seats)
+        if seat.player and not seat.bot and not seat.reserved
+    }
+
+
+def _note(
+    kind: str,
+    roster: Roster,
+    at: str,
+    seat: int,
+    player: str,
+    version: int,
+    time_ms: int,
+    text: str,
+    data: dict[str, Any],
+) -> Notification:
+    """A notification for ``player`` in ``seat`` of ``roster``'s table, about ``at``
+    (``v<version>`` or ``r<rev>:<seat>``)."""
+    return Notification(
+        id=notification_id(kind, roster.table_id, at, seat, player),
+        kind=kind,
+        player=player,
+        table_id=roster.table_id,
+        game=roster.game,
+        seat=seat,
+        version=version,
+        time_ms=time_ms,
+        text=text,
+        data=data,
+    )
+
+
+def turn_changes(
+    roster: Roster, before: Outcome | None, after: Outcome, version: int, time_ms: int
+) -> list[Notification]:
+    """What one command changed for the table's players: whose turn it now is, and the end.
+
+    ``before`` is ``None`` at the table's set-up, where nobody was to act yet."""
+    players = _players(roster)
+    at = f"v{version}"
+    if after.finished:
+        if before is not None and before.finished:
+            return []  # what follows the end (the revealed seed) concerns nobody
+        scores = ", ".join(str(s) for s in after.scores)
+        return [
+            _note(
+                GAME_OVER,
+                roster,
+                at,
+                seat,
+                player,
+                version,
+                time_ms,
+                f"The {roster.game} game is over: you {'won' if seat in after.winners else 'lost'}"
+                f" (scores {scores}).",
+                {
+                    "scores": list(after.scores),
+                    "winners": list(after.winners),
+                    "won": seat in after.winners,
+                },
+            )
+            for seat, player in players.items()
+        ]
+    earlier = set(before.to_act) if before is not None else set()
+    return [
+        _note(
+            YOUR_TURN,
+            roster,
+            at,
+            seat,
+            players[seat],
+            version,
+            time_ms,
+            f"Your turn in the {roster.game} game ({after.phase}).",
+            {"phase": after.phase},
+        )
+        for seat in after.to_act
+        if seat not in earlier and seat in players
+    ]
+
+
+def seat_changes(before: Roster, after: Roster, time_ms: int) -> list[Notification]:
+    """Who should hear that a seat was taken or freed between two rosters of a table: a
+    seat taken, the table's other players; a seat freed, every player (the host may have
+    removed the one who left)."""
+    was, now = _players(before), _players(after)
+    notes = []
+    for seat in range(len(after.seats)):
+        joined, left = now.get(seat), was.get(seat)
+        if joined == left:
+            continue
+        if left:
+            told = {**was, **now}
+            notes += _seat_notes(SEAT_LEFT, after, seat, before.seats[seat].name, told, time_ms)
+        if joined:
+            told = {n: p for n, p in now.items() if p != joined}
+            notes += _seat_notes(SEAT_JOINED, after, seat, after.seats[seat].name, told, time_ms)
+    return notes
+
+
+def _seat_notes(
+    kind: str, roster: Roster, seat: int, name: str, told: dict[int, str], time_ms: int
+) -> list[Notification]:
+    verb = "took" if kind == SEAT_JOINED else "left"
+    left = len(roster.open_seats)
+    text = (
+        f"{name or f'Seat {seat}'} {verb} seat {seat}"
+        f" ({left} open seat{'s' if left != 1 else ''} left)."
+    )
+    data = {"seat": seat, "name": name, "open_seats": left}
+    return [
+        _note(kind, roster, f"r{roster.rev}:{seat}", own, player, 0, time_ms, text, data)
+        for own, player in sorted(told.items())
+    ]
+
+
+class Deriver:
+    """Reads the feeds in the ``notifier`` group and publishes what they mean to players."""
+
+    def __init__(
+        self,
+        store: EventStore,
+        inbox: PlayerInbox,
+        webhooks: Webhooks,
+        *,
+        group: str = NOTIFIER_GROUP,
+        name: str | None = None,
+        batch: int = 200,
+        block_ms: int = 1000,
+        poll_ms: int = 50,
+        reclaim_every_s: float = 5.0,
+        reclaim_idle_ms: int = 30_000,
+        cache_size: int = 5_000,
+    ) -> None:
+        self.store = store
+        self.redis = store.redis
+        self.shards = store.shards
+        self.inbox = inbox
+        self.webhooks = webhooks
+        self.group = group
+        self.name = name or f"{socket.gethostname()}-{os.getpid()}-{os.urandom(3).hex()}"
+        self.batch = batch
+        self.block_ms = block_ms
+        self.poll_ms = poll_ms
+        self.reclaim_every_s = reclaim_every_s
+        self.reclaim_idle_ms = reclaim_idle_ms
+        self.published = 0
+        self.seating = RosterStore(self.redis, self.shards)
+        self.apps = AppRegistry(self.redis)
+        self.trimmer = StreamTrimmer(self.redis)
+        self._states: LRUCache[str, _Folded] = LRUCache(maxsize=cache_size)
+        self._rosters: LRUCache[str, Roster] = LRUCache(maxsize=cache_size)
+        self._engines: dict[str, Engine[Any, Any, Any]] = {}
+        self._cluster = isinstance(self.redis, RedisCluster)
+        self._reclaimed_at = 0.0
+
+    @property
+    def streams(self) -> list[str]:
+        shards = [ShardKeys(shard) for shard in range(self.shards)]
+        return [keys.feed for keys in shards] + [keys.seating_feed for keys in shards]
+
+    async def ensure_groups(self) -> None:
+        """The ``notifier`` group on every feed, from its oldest entry still kept."""
+        for stream in self.streams:
+            try:
+                await self.redis.xgroup_create(stream, self.group, id="0", mkstream=True)
+            except ResponseError as exists:
+                if "BUSYGROUP" not in str(exists):
+                    raise
+
+    async def run(self, stop: asyncio.Event) -> None:
+        await self.ensure_groups()
+        log.info("notifier.deriving", consumer=self.name, shards=self.shards)
+        while not stop.is_set():
+            try:
+                if time.monotonic() - self._reclaimed_at >= self.reclaim_every_s:
+                    await self.reclaim()
+                await self.step()
+                await self.trimmer.trim_due()
+            except (RedisError, OSError) as trouble:
+                log.warning("notifier.redis_unavailable", error=str(trouble))
+                await asyncio.sleep(1)
+
+    async def step(self) -> int:
+        """Handle one batch of new feed entries; returns how many."""
+        handled = 0
+        for stream, entries in await self._read():
+            if entries:
+                await self._handle(stream, entries)
+                handled += len(entries)
+        return handled
+
+    async def reclaim(self) -> int:
+        """Take over entries a stopped replica read and never acknowledged."""
+        self._reclaimed_at = time.monotonic()
+        handled = 0
+        for stream in self.streams:
+            reply = await self.redis.xautoclaim(
+                stream, self.group, self.name, self.reclaim_idle_ms, count=self.batch
+            )
+            entries = [entry for entry in reply[1] if entry[1]]
+            if entries:
+                await self._handle(stream, entries)
+                handled += len(entries)
+            await forget_idle_consumers(self.redis, stream, self.group, 10 * self.reclaim_idle_ms)
+        return handled
+
+    async def _read(self) -> list[tuple[str, list[Any]]]:
+        if self._cluster:
+            # A cluster cannot read streams of several slots in one call.
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for stream in self.streams:
+                    pipe.xreadgroup(self.group, self.name, {stream: ">"}, count=self.batch)
+                replies: list[Any] = await pipe.execute()
+            found = [(_text(s), e) for reply in replies for s, e in reply or []]
+            if not any(entries for _, entries in found):
+                await asyncio.sleep(self.poll_ms / 1000)
+            return found
+        reply: Any = await self.redis.xreadgroup(
+            self.group,
+            self.name,
+            dict.fromkeys(self.streams, ">"),
+            count=self.batch,
+            block=self.block_ms,
+        )
+        return [(_text(s), e) for s, e in reply or []]
+
+    async def _handle(self, stream: str, entries: Sequence[Any]) -> None:
+        if stream.endswith(":seating:feed"):
+            notes = self._seating_notes(entries)
+        else:
+            notes = await self._event_notes(entries)
+        for note in notes:
+            await self.publish(note)
+        await self.redis.xack(stream, self.group, *[entry_id for entry_id, _ in entries])
+        self.trimmer.acknowledged(stream)
+
+    async def publish(self, note: Notification) -> None:
+        """Into the player's stream and, for an app's user, to the app's webhooks."""
+        with bind(table_id=note.table_id, version=note.version):
+            await self.inbox.add(note)
+            owner = app_user_of(note.player)
+            if owner is not None:
+                app = await self.apps.get(owner[0])
+                if app is not None and app.active:  # a revoked app is sent nothing more
+                    await self.webhooks.enqueue(owner[0], owner[1], note)
+            self.published += 1
+            log.info("notifier.published", kind=note.kind, notification=note.id)
+
+    def _seating_notes(self, entries: Sequence[Any]) -> list[Notification]:
+        notes = []
+        for entry_id, fields in entries:
+            before_doc, after_doc = fields.get(b"before"), fields.get(b"after")
+            if not before_doc or not after_doc:
+                continue
+            rev = int(fields[b"rev"])
+            before = Roster.from_json(before_doc, rev - 1)
+            after = Roster.from_json(after_doc, rev)
+            if before.state != OPEN:
+                continue  # the seats are final: renames and re-issued tokens concern nobody
+            # The feed entry's id is the change's time (ms).
+            notes += seat_changes(before, after, int(_text(entry_id).split("-")[0]))
+        return notes
+
+    async def _event_notes(self, entries: Sequence[Any]) -> list[Notification]:
+        by_table: dict[str, list[common_pb2.StoredEvent]] = {}
+        games: dict[str, str] = {}
+        for _, fields in entries:
+            table_id = _text(fields[b"table"])
+            games[table_id] = _text(fields[b"game"])
+            by_table.setdefault(table_id, []).append(
+                common_pb2.StoredEvent.FromString(fields[b"e"])
+            )
+        notes = []
+        for table_id, events in by_table.items():
+            with bind(table_id=table_id):
+                try:
+                    notes += await self._table_notes(table_id, games[table_id], events)
+                except (TableNotFound, engines.UnknownGame) as missing:
+                    log.warning("notifier.table_skipped", reason=type(missing).__name__)
+                except RedisError:
+                    raise
+                except Exception:
+                    # One table's trouble must not stop every other table's notifications.
+                    log.exception("notifier.table_failed")
+        return notes
+
+    async def _table_notes(
+        self, table_id: str, game: str, events: list[common_pb2.StoredEvent]
+    ) -> list[Notification]:
+        roster = await self._roster(table_id)
+        if roster is None or not _players(roster):
+            return []
+        engine = self._engine(game)
+        events = sorted(events, key=lambda e: e.version)
+        first, last = events[0].version, events[-1].version
+        folded = await self._state_at(table_id, engine, first - 1)
+        known = {e.version: e for e in events}
+        if any(v not in known for v in range(first, last + 1)):
+            events = await self.store.read(table_id, after=first - 1, count=last - first + 1)
+        notes = []
+        state, version = folded.state, folded.version
+        for run in _command_runs(events):
+            before = engine.outcome(state) if version > 0 else None
+            state = fold_stored(engine, state, run)
+            version = run[-1].version
+            notes += turn_changes(roster, before, engine.outcome(state), version, run[-1].time_ms)
+        self._states[table_id] = _Folded(version, state)
+        return notes
+
+    async def _state_at(
+        self, table_id: str, engine: Engine[Any, Any, Any], version: int
+    ) -> _Folded:
+        """The table's state after ``version`` events: the cache, else the log."""
+        folded = self._states.get(table_id)
+        if folded is None or folded.version > version:
+            folded = _Folded(0, engine.initial_state())
+        if folded.version < version:
+            later = await self.store.read(
+                table_id, after=folded.version, count=version - folded.version
+            )
+            folded = _Folded(version, fold_stored(engine, folded.state, later))
+        return folded
+
+    async def _roster(self, table_id: str) -> Roster | None:
+        """The table's seating; its players are final once it left ``open``, so it is cached."""
+        roster = self._rosters.get(table_id)
+        if roster is None:
+            roster = await self.seating.get(table_id)
+            if roster is not None and roster.state != OPEN:
+                self._rosters[table_id] = roster
+        return roster
+
+    def _engine(self, game: str) -> Engine[Any, Any, Any]:
+        if game not in self._engines:
+            self._engines[game] = engines.get(game)
+        return self._engines[game]
+
+
+def _command_runs(
+    events: Sequence[common_pb2.StoredEvent],
+) -> list[list[common_pb2.StoredEvent]]:
+    """The events split into the runs one command appended (one command id each)."""
+    runs: list[list[common_pb2.StoredEvent]] = []
+    for event in events:
+        if runs and runs[-1][-1].command_id == event.command_id:
+            runs[-1].append(event)
+        else:
+            runs.append([event])
+    return runs
+
+
+def _text(value: Any) -> str:
+    return value.decode() if isinstance(value, bytes) else str(value)

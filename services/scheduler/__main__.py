@@ -1,0 +1,40 @@
+"""``python -m services.scheduler``: send each table's timeouts and bots' turns when due."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import signal
+
+from services.config import Settings
+from services.eventstore import connect
+from services.logs import configure_logging
+from services.scheduler.due import DuePlans
+from services.scheduler.scheduler import Scheduler
+
+
+async def _main(settings: Settings) -> None:
+    if not settings.redis_url:
+        raise SystemExit("REDIS_URL is not set")
+    redis = await connect(settings.redis_url)
+    try:
+        scheduler = Scheduler(DuePlans(redis, settings.shards), poll_ms=settings.scheduler_poll_ms)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, stop.set)
+        await scheduler.run(stop)
+    finally:
+        await redis.aclose()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m services.scheduler", description=__doc__)
+    parser.parse_args(argv)
+    settings = Settings()
+    configure_logging("scheduler", settings.log_level)
+    asyncio.run(_main(settings))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,154 @@
+"""The notifier's parts on a real Redis of the test's own (the due set is global):
+replicas that send at once deliver each delivery once; a notification derived twice is
+kept once; a removed webhook's deliveries are dead-lettered; the wake-up feed follows the
+player's stream."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from services.eventstore import EventStore, player_feed_key
+from services.notifications import (
+    DEAD,
+    DELIVERED,
+    YOUR_TURN,
+    Notification,
+    PlayerInbox,
+    Webhooks,
+    entry_position,
+    notification_id,
+    player_shard,
+)
+from services.notifier import Sender, SenderSettings
+from services.players import app_player
+from tests.integration.test_engine_service_support import opened_store, private_redis
+from tests.webhook_receiver import Receiver
+
+pytestmark = [pytest.mark.anyio, pytest.mark.integration]
+
+APP = "0a1b2c3d4e5f"
+SHARDS = 4
+
+
+@pytest.fixture
+async def store() -> AsyncIterator[EventStore]:
+    for url in private_redis():
+        async with opened_store(url, SHARDS) as opened:
+            yield opened
+
+
+def note(n: int, user: str = "discord:7") -> Notification:
+    player = app_player(APP, user)
+    return Notification(
+        id=notification_id(YOUR_TURN, "t1", f"v{n}", 0, player),
+        kind=YOUR_TURN,
+        player=player,
+        table_id="t1",
+        game="freunde",
+        seat=0,
+        version=n,
+        time_ms=1_764_483_600_000 + n,
+        text="Your turn in the freunde game (play).",
+        data={"phase": "play"},
+    )
+
+
+def sender(webhooks: Webhooks, concurrency: int = 16, allow_loopback: bool = True) -> Sender:
+    """A sender with quick retries (3 tries, 20 to 50 ms apart)."""
+    return Sender(
+        webhooks,
+        SenderSettings(
+            max_attempts=3,
+            backoff_ms=20,
+            backoff_max_ms=50,
+            concurrency=concurrency,
+            allow_loopback=allow_loopback,
+            poll_s=0.02,
+        ),
+    )
+
+
+async def settled(webhooks: Webhooks, count: int) -> list[str]:
+    for _ in range(500):
+        found = await webhooks.deliveries(APP, limit=1000)
+        if len(found) == count and all(d.status in (DELIVERED, DEAD) for d in found):
+            return [d.status for d in found]
+        await asyncio.sleep(0.02)
+    raise AssertionError("the deliveries did not settle")
+
+
+async def test_two_replicas_sending_at_once_deliver_each_delivery_once(store: EventStore) -> None:
+    webhooks = Webhooks(store.redis)
+    with Receiver.serving(lambda _path, _tries: 200) as receiver:
+        _, secret = await webhooks.add(APP, f"{receiver.url}/hook")
+        assert secret is not None
+        for n in range(1, 41):
+            await webhooks.enqueue(APP, "discord:7", note(n))
+            await webhooks.enqueue(APP, "discord:7", note(n))  # derived twice: one delivery
+        stop = asyncio.Event()
+        replicas = [sender(webhooks, concurrency=4), sender(webhooks, concurrency=4)]
+        running = [asyncio.create_task(r.run(stop)) for r in replicas]
+        try:
+            assert await settled(webhooks, 40) == [DELIVERED] * 40
+        finally:
+            stop.set()
+            await asyncio.gather(*running)
+        ids = [r.headers["x-boardwright-delivery"] for r in receiver.got]
+        assert len(ids) == len(set(ids)) == 40
+        assert sorted(json.loads(r.body)["notification"]["version"] for r in receiver.got) == list(
+            range(1, 41)
+        )
+        print(f"deliveries sent by each replica: {[r.sent for r in replicas]}")
+
+
+async def test_a_removed_webhook_and_a_refused_address_end_dead(store: EventStore) -> None:
+    webhooks = Webhooks(store.redis)
+    with Receiver.serving(lambda _path, _tries: 200) as receiver:
+        kept, _ = await webhooks.add(APP, f"{receiver.url}/kept")
+        gone, _ = await webhooks.add(APP, f"{receiver.url}/gone")
+        await webhooks.enqueue(APP, "discord:7", note(1))
+        assert await webhooks.remove(APP, gone.webhook_id)
+        stop = asyncio.Event()
+        # Loopback not allowed: even the kept webhook is refused before any call.
+        running = asyncio.create_task(sender(webhooks, allow_loopback=False).run(stop))
+        try:
+            assert await settled(webhooks, 2) == [DEAD, DEAD]
+        finally:
+            stop.set()
+            await running
+        assert receiver.got == []
+    errors = {d.webhook_id: d.last_error for d in await webhooks.deliveries(APP)}
+    assert errors[gone.webhook_id] == "the webhook was removed"
+    assert "may not" in errors[kept.webhook_id]
+    assert {d.attempts for d in await webhooks.deliveries(APP, DEAD)} == {3}
+
+
+async def test_a_notification_is_kept_once_and_wakes_its_player_shard(store: EventStore) -> None:
+    inbox = PlayerInbox(store.redis, SHARDS, kept=10)
+    first = note(1)
+    assert await inbox.add(first)
+    assert not await inbox.add(first)
+    assert await inbox.add(note(2))
+    found = await inbox.after(first.player, "0", 100)
+    assert [n.version for _, n in found] == [1, 2]
+    newest = await inbox.newest(first.player)
+    assert newest == found[-1][0]
+    assert await inbox.after(first.player, newest, 100) == []
+    wakes: Any = await store.redis.xrange(player_feed_key(player_shard(first.player, SHARDS)))
+    positions = [int(fields[b"v"]) for _, fields in wakes]
+    # The repeat woke at the newest entry then, never past the stream's head.
+    assert positions == [
+        entry_position(found[0][0]),
+        entry_position(found[0][0]),
+        entry_position(found[1][0]),
+    ]
+    for n in range(3, 60):
+        await inbox.add(note(n))
+    kept = await inbox.after(first.player, "0", 1000)
+    assert 10 <= len(kept) < 59  # capped (approximately, as XADD MAXLEN ~ trims)
+    assert kept[-1][1].version == 59

@@ -1,0 +1,74 @@
+"""Script calls sent as one pipeline, by hand or gathered from concurrent callers: in
+order, each once, and again after the server lost its scripts."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from redis.exceptions import ResponseError
+
+from services.eventstore import AutoPipeline, ScriptCall, connect, run_scripts
+from tests.integration.test_engine_service_support import private_redis_url
+
+pytestmark = [pytest.mark.anyio, pytest.mark.integration]
+
+__all__ = ["private_redis_url"]
+
+_APPEND_AND_COUNT = "redis.call('RPUSH', KEYS[1], ARGV[1]) return redis.call('LLEN', KEYS[1])"
+
+
+async def test_calls_run_in_order_and_survive_a_script_flush(private_redis_url: str) -> None:
+    redis = await connect(private_redis_url)
+    try:
+        script = redis.register_script(_APPEND_AND_COUNT)
+        calls = [ScriptCall(script, ["pipelined"], [n]) for n in range(3)]
+        assert await run_scripts(redis, calls) == [1, 2, 3]
+        await redis.script_flush()
+        assert await run_scripts(redis, calls) == [4, 5, 6]
+        assert await redis.lrange("pipelined", 0, -1) == [b"0", b"1", b"2"] * 2
+        assert await run_scripts(redis, []) == []
+    finally:
+        await redis.aclose()
+
+
+_PUSH_OR_REFUSE = """
+if ARGV[1] == 'refuse' then
+  return redis.error_reply('REFUSED this one')
+end
+return redis.call('RPUSH', KEYS[1], ARGV[1])
+"""
+
+
+async def test_calls_made_at_once_share_one_pipeline_and_keep_their_own_outcome(
+    private_redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Fifty callers at the same instant: one pipeline; each gets its own reply or error,
+    and each call runs exactly once, also after the server lost the script."""
+    redis = await connect(private_redis_url)
+    try:
+        script = redis.register_script(_PUSH_OR_REFUSE)
+        batcher = AutoPipeline(redis)
+        pipelines: list[int] = []
+        real_pipeline = redis.pipeline
+
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            pipelines.append(1)
+            return real_pipeline(*args, **kwargs)
+
+        monkeypatch.setattr(redis, "pipeline", counted)
+        await redis.script_flush()
+        words = [f"w{n}" for n in range(50)]
+        words[7] = "refuse"
+        replies = await asyncio.gather(
+            *(batcher.call(ScriptCall(script, [f"auto:{w}"], [w])) for w in words),
+            return_exceptions=True,
+        )
+        # The first pipeline met NOSCRIPT for every call; the second ran them.
+        assert len(pipelines) == 2
+        assert isinstance(replies[7], ResponseError) and "REFUSED" in str(replies[7])
+        assert [r for n, r in enumerate(replies) if n != 7] == [1] * 49
+        assert await redis.llen("auto:w0") == 1 and await redis.llen("auto:w49") == 1
+    finally:
+        await redis.aclose()
