@@ -3,15 +3,21 @@ piece of content is used (``make bench``).
 
 python -m benchmarks bardwood                      # everything below
 python -m benchmarks.bench_bardwood usage 1000     # only the content-usage counts
+python -m benchmarks.bench_bardwood --digest 300   # one hash over 300 games a seat count
 
 The content-usage run plays ``BW_BENCH_USAGE_GAMES`` (default 1000) uniformly random
 games, a third at each player count, options rotating, and prints how often each card,
 Creature, Legend, Motif, Perform spot, map space, Location, Tempo area and Character
 bonus was used; anything never used is listed at the end.
+
+``--digest N`` plays N seeded random games at 2, 3 and 4 players (options rotating) and
+prints one SHA-256 over them (see :mod:`benchmarks.digest`): compare it before and after
+a change that must not change behaviour.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import random
 import statistics
@@ -21,6 +27,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from benchmarks.digest import play_into
 from engines.bardwood.content import content
 from engines.bardwood.engine import ENGINE
 from engines.core.contract import TableConfig
@@ -188,6 +195,17 @@ def usage(games: int) -> None:
     print(f"never used: {', '.join(never) if never else 'nothing'}", flush=True)
 
 
+def log_digest(games: int) -> str:
+    """SHA-256 over ``games`` seeded random games at each player count."""
+    total = hashlib.sha256()
+    for seats in (2, 3, 4):
+        for seed in range(games):
+            chosen = OPTIONS[seed % len(OPTIONS)]
+            options = resolve_options(ENGINE.info.options, chosen)
+            play_into(ENGINE, TableConfig(f"digest-{seats}-{seed}", seats, options), seed, total)
+    return total.hexdigest()
+
+
 def main() -> None:
     speed()
     duels()
@@ -197,5 +215,7 @@ def main() -> None:
 if __name__ == "__main__":
     if sys.argv[1:2] == ["usage"]:
         usage(int(sys.argv[2]) if len(sys.argv) > 2 else 1000)
+    elif len(sys.argv) == 3 and sys.argv[1] == "--digest":
+        print(log_digest(int(sys.argv[2])))
     else:
         main()

@@ -12,11 +12,9 @@ seat each, its seat moving round the table: its win rate (shared wins count), th
 scores, and how many games ended by the Emperor rather than the round limit.
 
 ``--digest N`` plays N seeded random games at 2, 3 and 4 players and prints a SHA-256
-per player count and one over all: every event of every game and every list of legal
-commands met on the way. The player picks from the legal commands sorted by their
-bytes, so the digest does not depend on the order ``legal_commands`` lists them in:
-run it before and after a change that must not change behaviour (a refactoring, a
-speed-up) and compare the lines.
+per player count and one over all (see :mod:`benchmarks.digest`): run it before and
+after a change that must not change behaviour (a refactoring, a speed-up) and compare
+the lines.
 """
 
 from __future__ import annotations
@@ -27,10 +25,10 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
 from google.protobuf.message import Message
 
+from benchmarks.digest import play_into
 from engines.core.contract import TableConfig
 from engines.core.game import Bot
 from engines.core.play import Table
@@ -129,23 +127,6 @@ def legal_commands_per_second() -> tuple[float, float, float]:
     return calls / wall, calls / used, listed / calls
 
 
-def _sorted_picker(choices: random.Random, total: Any) -> Callable[[Table, int], Message]:
-    """A uniform player over the legal commands sorted by their bytes, feeding every
-    list it is offered into ``total``."""
-
-    def pick(table: Table, seat: int) -> Message:
-        listed = sorted(
-            c.SerializeToString(deterministic=True)
-            for c in ENGINE.legal_commands(table.state, seat)
-        )
-        total.update(b"".join(listed))
-        chosen = ENGINE.command_type()
-        chosen.ParseFromString(choices.choice(listed))
-        return chosen
-
-    return pick
-
-
 def log_digest(games: int) -> list[str]:
     """SHA-256 over the complete event logs and legal-command lists of ``games`` seeded
     random games at each player count: one line per count, then one over all."""
@@ -156,10 +137,7 @@ def log_digest(games: int) -> list[str]:
         for seed in range(games):
             options = DIGEST_OPTIONS[seed % len(DIGEST_OPTIONS)]
             config = TableConfig(f"digest-{seats}-{seed}", seats, dict(options))
-            table = Table.create(ENGINE, config, seed.to_bytes(8, "big"))
-            table.play(_sorted_picker(random.Random(seed), total))
-            for event in table.events:
-                total.update(event.SerializeToString(deterministic=True))
+            play_into(ENGINE, config, seed, total)
         lines.append(f"{seats} players: {total.hexdigest()}")
         everything.update(total.digest())
     lines.append(f"all: {everything.hexdigest()}")

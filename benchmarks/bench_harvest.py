@@ -5,10 +5,8 @@ scores and win rate against random play (``make bench``).
     python -m benchmarks.bench_harvest --digest 300   # one hash over 300 games a seat count
 
 ``--digest N`` plays N seeded random games per player count and prints one SHA-256
-over every event of every game and every list of legal commands met on the way. The
-player picks from the legal commands sorted by their bytes, so the digest does not
-depend on the order ``legal_commands`` lists them in: run it before and after a change
-that must not change behaviour (a refactoring, a speed-up) and compare the two lines.
+over them all (see :mod:`benchmarks.digest`): run it before and after a change that must
+not change behaviour (a refactoring, a speed-up) and compare the two lines.
 """
 
 from __future__ import annotations
@@ -18,11 +16,8 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
-from typing import Any
 
-from google.protobuf.message import Message
-
+from benchmarks.digest import play_into
 from engines.core.bots import RandomBot
 from engines.core.contract import TableConfig
 from engines.core.play import Table
@@ -45,23 +40,6 @@ def _random_game(seats: int, seed: int) -> int:
     return len(table.commands)
 
 
-def _sorted_picker(choices: random.Random, total: Any) -> Callable[[Table, int], Message]:
-    """A uniform player over the legal commands sorted by their bytes, feeding every
-    list it is offered into ``total``."""
-
-    def pick(table: Table, seat: int) -> Message:
-        listed = sorted(
-            c.SerializeToString(deterministic=True)
-            for c in ENGINE.legal_commands(table.state, seat)
-        )
-        total.update(b"".join(listed))
-        chosen = ENGINE.command_type()
-        chosen.ParseFromString(choices.choice(listed))
-        return chosen
-
-    return pick
-
-
 def log_digest(games: int) -> str:
     """SHA-256 over the complete event logs and legal-command lists of ``games`` seeded
     random games at each player count (options rotating plain / draft / first game;
@@ -73,10 +51,7 @@ def log_digest(games: int) -> str:
             if seats == 1 and seed % 2:
                 options["challenge"] = CHALLENGES[seed // 2 % len(CHALLENGES)]
             config = TableConfig(f"digest-{seats}-{seed}", seats, options)
-            table = Table.create(ENGINE, config, seed.to_bytes(8, "big"))
-            table.play(_sorted_picker(random.Random(seed), total))
-            for event in table.events:
-                total.update(event.SerializeToString(deterministic=True))
+            play_into(ENGINE, config, seed, total)
     return total.hexdigest()
 
 

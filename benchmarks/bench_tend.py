@@ -6,11 +6,17 @@ how many random games the content-usage counts play. Run as a module it takes op
 
     python -m benchmarks.bench_tend --coverage 1000   # only the content usage
     python -m benchmarks.bench_tend --scores          # only the bot scores
+    python -m benchmarks.bench_tend --digest 300      # one hash over 300 games a seat count
+
+``--digest N`` plays N seeded random games per player count (options rotating) and
+prints one SHA-256 over them (see :mod:`benchmarks.digest`): compare it before and after
+a change that must not change behaviour.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import os
 import random
 import statistics
@@ -19,6 +25,7 @@ import time
 from collections import Counter
 from typing import Any
 
+from benchmarks.digest import play_into
 from engines.core.contract import TableConfig
 from engines.core.options import resolve_options
 from engines.core.play import Table
@@ -28,6 +35,11 @@ from engines.tend.engine import ENGINE
 from engines.tend.task_phase import awaiting_half
 
 SPEED_GAMES = {1: 40, 2: 20, 4: 20, 8: 6}
+DIGEST_OPTIONS: tuple[dict[str, bool], ...] = (
+    {},
+    {"advanced_cards": False},
+    {"round_timer": True},
+)
 
 
 def _table(seats: int, seed: int, name: str) -> Table:
@@ -258,6 +270,17 @@ def _count(table: Table, used: dict[str, Counter[str]]) -> None:
             used["squares"][f"geode:{body.square}"] += 1
 
 
+def log_digest(games: int) -> str:
+    """SHA-256 over ``games`` seeded random games at 1, 2, 4 and 8 players."""
+    total = hashlib.sha256()
+    for seats in SPEED_GAMES:
+        for seed in range(games):
+            chosen = DIGEST_OPTIONS[seed % len(DIGEST_OPTIONS)]
+            options = resolve_options(ENGINE.info.options, chosen)
+            play_into(ENGINE, TableConfig(f"digest-{seats}-{seed}", seats, options), seed, total)
+    return total.hexdigest()
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_tend")
     parser.add_argument("--coverage", type=int, metavar="GAMES", help="only the content usage")
@@ -265,7 +288,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--focused", type=int, metavar="GAMES", help="only the one-task greedy tables"
     )
+    parser.add_argument(
+        "--digest", type=int, metavar="GAMES", help="only the hash of seeded random games"
+    )
     args = parser.parse_args(argv or [])
+    if args.digest is not None:
+        print(log_digest(args.digest))
+        return
     if args.coverage is None and not args.scores and args.focused is None:
         _speed()
         _scores()

@@ -71,12 +71,19 @@ class Flow(Generic[S]):
     to_act: Seats[S]
     finished: Callable[[S], bool]
     _by_name: dict[str, Stage[S]] = field(init=False, repr=False, compare=False)
+    # The last state ``now`` answered for, with its answer: one command asks about the
+    # same state several times (its legal commands, its checks in decide, whose turn
+    # follows). Holding the state keeps ``is`` meaningful; one tuple, swapped whole.
+    _last: tuple[object, tuple[Stage[S] | None, tuple[int, ...]]] = field(
+        init=False, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         names = [stage.name for stage in self.stages]
         if len(set(names)) != len(names):
             raise ValueError(f"stage names repeat: {names}")
         object.__setattr__(self, "_by_name", {stage.name: stage for stage in self.stages})
+        object.__setattr__(self, "_last", (object(), (None, ())))
 
     def stage(self, state: S) -> Stage[S]:
         """The stage ``state`` is in."""
@@ -89,11 +96,17 @@ class Flow(Generic[S]):
     def now(self, state: S) -> tuple[Stage[S] | None, tuple[int, ...]]:
         """The stage ``state`` is in (``None`` once the game is over) and the seats that
         may send a command there: both at once, for callers that need both."""
+        last = self._last
+        if last[0] is state:
+            return last[1]
         if self.finished(state):
-            return None, ()
-        stage = self.stage(state)
-        seats = stage.to_act if stage.to_act is not None else self.to_act
-        return stage, tuple(seats(state))
+            answer: tuple[Stage[S] | None, tuple[int, ...]] = (None, ())
+        else:
+            stage = self.stage(state)
+            seats = stage.to_act if stage.to_act is not None else self.to_act
+            answer = (stage, tuple(seats(state)))
+        object.__setattr__(self, "_last", (state, answer))
+        return answer
 
     def seats_to_act(self, state: S) -> tuple[int, ...]:
         """The seats that may send a command now (none once the game is over)."""

@@ -246,6 +246,11 @@ class Game(Generic[S, C, E]):
         self._picture = picture
         self._oneof = command_type.DESCRIPTOR.oneofs[0].name
         self._check()
+        # What legal_commands runs in each stage, looked up once here rather than per call.
+        self._listings: dict[str, tuple[tuple[str, Move[S]], ...]] = {
+            stage.name: tuple((kind, self.moves[kind]) for kind in stage.commands)
+            for stage in flow.stages
+        }
 
     def _check(self) -> None:
         """Refuse, at import time, a game whose parts do not fit together."""
@@ -315,9 +320,9 @@ class Game(Generic[S, C, E]):
         if stage is None or seat not in seats:
             return []
         listed: list[C] = []
+        add = listed.append
         make = self.command_type
-        for kind in stage.commands:
-            move = self.moves[kind]
+        for kind, move in self._listings[stage.name]:
             bodies = move.candidates(state, seat)
             if not move.exact:
                 bodies = [b for b in bodies if self._accepts(move, state, b, seat)]
@@ -325,7 +330,7 @@ class Game(Generic[S, C, E]):
                 # command_of, spelled out: this loop builds every listed command.
                 command = make()
                 getattr(command, kind).CopyFrom(body)
-                listed.append(command)
+                add(command)
         return listed
 
     @staticmethod

@@ -12,6 +12,7 @@ coordinate system, and works for sides on the border of a sparse board too.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Container, Iterable
 
 __all__ = [
@@ -71,10 +72,7 @@ def line(start: Hex, direction: Hex, present: Container[Hex]) -> list[Hex]:
     so a mover never jumps over it.
     """
     out: list[Hex] = []
-    at = add(start, direction)
-    while at in present:
-        out.append(at)
-        at = add(at, direction)
+    _walk(out, start, direction, present)
     return out
 
 
@@ -82,8 +80,19 @@ def straight_moves(start: Hex, present: Container[Hex]) -> list[Hex]:
     """Every hex reachable from ``start`` in one straight move over present hexes."""
     out: list[Hex] = []
     for direction in DIRECTIONS:
-        out.extend(line(start, direction, present))
+        _walk(out, start, direction, present)
     return out
+
+
+def _walk(out: list[Hex], start: Hex, direction: Hex, present: Container[Hex]) -> None:
+    """Append the hexes of ``line`` to ``out`` (the steps spelled out: figures' moves are
+    listed on every turn)."""
+    dq, dr = direction
+    q, r = start[0] + dq, start[1] + dr
+    while (q, r) in present:
+        out.append((q, r))
+        q += dq
+        r += dr
 
 
 def rotate(h: Hex, steps: int) -> Hex:
@@ -111,11 +120,13 @@ def edges_of(h: Hex) -> tuple[Edge, ...]:
     return tuple(edge(h, n) for n in neighbours(h))
 
 
+@functools.lru_cache(maxsize=8192)
 def edge_vertices(e: Edge) -> tuple[Vertex, Vertex]:
     """The two corners at the ends of a side: each shared with one more hex.
 
     The hexes next to both ``a`` and ``b`` lie one direction either side of the step
-    from ``a`` to ``b``; the corners come in the order of those directions.
+    from ``a`` to ``b``; the corners come in the order of those directions. (Remembered:
+    a network's sides are asked about again and again, and a board has few of them.)
     """
     a, b = e
     step = _DIRECTION_INDEX.get((b[0] - a[0], b[1] - a[1]))

@@ -17,6 +17,7 @@ from google.protobuf.message import Message
 from engines.core.canonical import digest, message_bytes
 from engines.core.contract import Engine, TableConfig
 from engines.core.disclosure import stored_batch
+from engines.core.game import Game
 from engines.core.hashchain import Salts, seal_all
 from engines.core.rng import Rng
 from proto import common_pb2
@@ -123,14 +124,24 @@ class Table:
     ) -> None:
         """Let ``choose(table, seat)`` pick commands for the seats to act until the end."""
         for _ in range(max_commands):
-            outcome = self.engine.outcome(self.state)
-            if outcome.finished:
+            finished, to_act = self._whose_turn()
+            if finished:
                 return
-            if not outcome.to_act:
-                raise RuntimeError(f"nobody may act in phase {outcome.phase!r}")
-            seat = outcome.to_act[0]
+            if not to_act:
+                phase = self.engine.outcome(self.state).phase
+                raise RuntimeError(f"nobody may act in phase {phase!r}")
+            seat = to_act[0]
             self.execute(seat, choose(self, seat))
         raise RuntimeError(f"game did not end within {max_commands} commands")
+
+    def _whose_turn(self) -> tuple[bool, tuple[int, ...]]:
+        """Whether the game is over, and the seats to act: from a kit game's flow, which
+        skips the scores an ``outcome`` would add up on every command."""
+        if isinstance(self.engine, Game):
+            stage, seats = self.engine.flow.now(self.state)
+            return stage is None, seats
+        outcome = self.engine.outcome(self.state)
+        return outcome.finished, outcome.to_act
 
 
 def reexecute(

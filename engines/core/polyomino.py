@@ -8,6 +8,7 @@ gardens both place their pieces through these functions.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -79,6 +80,13 @@ def adjacent(a: Iterable[Cell], b: Iterable[Cell]) -> bool:
     return any(n in others for cell in a for n in neighbors(cell))
 
 
+@functools.lru_cache(maxsize=1024)
+def _anchored(shape: Shape) -> tuple[tuple[Shape, Cell], ...]:
+    """The shape's orientations, each with its first cell (remembered: a game has a few
+    shapes, and their placements are listed on every move)."""
+    return tuple((oriented, min(oriented)) for oriented in orientations(shape))
+
+
 def placements(shape: Iterable[Cell], allowed: Iterable[Cell]) -> tuple[Shape, ...]:
     """Every position of every orientation of the shape lying wholly on ``allowed``.
 
@@ -88,8 +96,7 @@ def placements(shape: Iterable[Cell], allowed: Iterable[Cell]) -> tuple[Shape, .
     if not free:
         return ()
     found: set[Shape] = set()
-    for oriented in orientations(shape):
-        anchor = min(oriented)
+    for oriented, anchor in _anchored(frozenset(shape)):
         for cell in free:
             moved = translate(oriented, cell[0] - anchor[0], cell[1] - anchor[1])
             if moved <= free:

@@ -16,6 +16,13 @@ The game's :class:`~engines.core.game.Game` calls :meth:`Recorders.check` when i
 built (at import time of the game's ``engine`` module), so an event kind of the
 ``Event`` oneof with no recorder, or a recorder for a kind that does not exist, stops
 the import with the names spelled out.
+
+A command's events are recorded on the same state more than once: ``Game.decide``
+folds a move's events to run ``advance`` (which folds its own, as a game's rules may
+to look ahead), then the caller folds them all into its state. Recorders are pure, so
+:meth:`Recorders.evolve` remembers its last answers by the identity of the state and
+the event and gives the same state object back. An event is a fact once decided: it
+is never changed in place (redaction and the chain work on copies).
 """
 
 from __future__ import annotations
@@ -30,6 +37,10 @@ __all__ = ["Recorder", "Recorders", "oneof_kinds", "unchanged"]
 S = TypeVar("S")
 Recorder = Callable[[S, Any], S]
 F = TypeVar("F", bound=Callable[..., Any])
+
+# How many recent (state, event) answers evolve keeps: a command's events and those of
+# the steps that follow it, with room to spare; forgotten all at once when full.
+REMEMBERED = 32
 
 
 def oneof_kinds(message_type: type[Message]) -> tuple[str, ...]:
@@ -53,6 +64,9 @@ class Recorders(Generic[S]):
         self.oneof = event_type.DESCRIPTOR.oneofs[0].name
         self._kinds = oneof_kinds(event_type)
         self._recorders: dict[str, Recorder[S]] = {}
+        # (id(state), id(event)) -> (state, event, state after): the entry holds both
+        # objects, so neither id can be taken by another object while it lives.
+        self._recent: dict[tuple[int, int], tuple[S, Message, S]] = {}
 
     def on(self, kind: str) -> Callable[[F], F]:
         """Register the decorated function as the recorder of ``kind``."""
@@ -76,8 +90,17 @@ class Recorders(Generic[S]):
             )
 
     def evolve(self, state: S, event: Message) -> S:
-        """Record ``event`` in ``state``; an empty event records nothing."""
+        """Record ``event`` in ``state``; an empty event records nothing. The same
+        ``state`` and ``event`` objects give the same state object as last time."""
+        key = (id(state), id(event))
+        known = self._recent.get(key)
+        if known is not None:
+            return known[2]
         kind = event.WhichOneof(self.oneof)
         if kind is None:
             return state
-        return self._recorders[kind](state, getattr(event, kind))
+        after = self._recorders[kind](state, getattr(event, kind))
+        if len(self._recent) >= REMEMBERED:
+            self._recent.clear()
+        self._recent[key] = (state, event, after)
+        return after

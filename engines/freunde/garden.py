@@ -5,12 +5,13 @@ Pure queries over :class:`FreundeState`; every rule module builds on them.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import TypeVar
 
 from engines.core.hexgrid import Hex
 from engines.core.track import Track
 from engines.freunde.content import TILES
-from engines.freunde.state import COLOURS, FreundeState
+from engines.freunde.state import COLOURS, FreundeState, Garden
 
 __all__ = [
     "STALK",
@@ -21,11 +22,39 @@ __all__ = [
     "improvement_at",
     "is_blank",
     "is_irrigated",
+    "per_garden_maps",
     "tiles_present",
 ]
 
+T = TypeVar("T")
+
 # The Gardener and the Panda: a stalk stands from nothing up to 4 sections.
 STALK = Track(0, 4)
+
+
+def per_garden_maps(compute: Callable[[Garden], T]) -> Callable[[FreundeState], T]:
+    """Remember what ``compute`` gave for the last plots, bamboo and chips maps it saw, by
+    their identity: a recorder replaces a map, never changes one in place, and they change
+    far less often than legal commands are listed (a figure's move makes a new garden
+    with the same maps)."""
+    # The maps are held, so no other object can take their ids while remembered.
+    last: tuple[object, object, object, T] | None = None
+
+    def remembered(state: FreundeState) -> T:
+        nonlocal last
+        garden = state.garden
+        if (
+            last is not None
+            and last[0] is garden.plots
+            and last[1] is garden.bamboo
+            and last[2] is garden.chips
+        ):
+            return last[3]
+        value = compute(garden)
+        last = (garden.plots, garden.bamboo, garden.chips, value)
+        return value
+
+    return remembered
 
 
 def tiles_present(state: FreundeState) -> frozenset[Hex]:

@@ -54,6 +54,16 @@ def _panda_body(to: Hex) -> pb.MovePanda:
     return pb.MovePanda(to=wire.hex_msg(to))
 
 
+@functools.lru_cache(maxsize=4096)
+def _gardener_bodies(start: Hex, tiles: frozenset[Hex]) -> tuple[pb.MoveGardener, ...]:
+    return tuple(map(_gardener_body, _reach(start, tiles)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _panda_bodies(start: Hex, tiles: frozenset[Hex]) -> tuple[pb.MovePanda, ...]:
+    return tuple(map(_panda_body, _reach(start, tiles)))
+
+
 def gardener_reach(state: FreundeState) -> tuple[Hex, ...]:
     """Gardener: any number of tiles in a straight line, never over a gap."""
     return _reach(state.garden.gardener, tiles_present(state))
@@ -111,7 +121,7 @@ def gardener_moves(state: FreundeState, seat: int) -> tuple[pb.MoveGardener, ...
     """Every gardener move (shared bodies: the kit copies each into the command it lists)."""
     if not fits_in_turn(state, "gardener"):
         return ()
-    return tuple(map(_gardener_body, gardener_reach(state)))
+    return _gardener_bodies(state.garden.gardener, tiles_present(state))
 
 
 def panda_eats(state: FreundeState, seat: int, at: Hex) -> list[pb.Event]:
@@ -135,4 +145,4 @@ def panda_moves(state: FreundeState, seat: int) -> tuple[pb.MovePanda, ...]:
     """Every panda move (shared bodies: the kit copies each into the command it lists)."""
     if not fits_in_turn(state, "panda"):
         return ()
-    return tuple(map(_panda_body, panda_reach(state)))
+    return _panda_bodies(state.garden.panda, tiles_present(state))

@@ -7,11 +7,14 @@ its plot, which grows its first bamboo.
 
 from __future__ import annotations
 
+import functools
+
 from engines.core.hexgrid import Hex
 from engines.freunde import codes, wire
-from engines.freunde.garden import is_blank
+from engines.freunde.content import TILES
+from engines.freunde.garden import is_blank, per_garden_maps
 from engines.freunde.irrigation import first_irrigation
-from engines.freunde.state import IMPROVEMENTS, FreundeState
+from engines.freunde.state import IMPROVEMENTS, FreundeState, Garden
 from proto import freunde_pb2 as pb
 
 __all__ = ["chip_placements", "chips_in_reserve", "improvement_spots", "place_improvement"]
@@ -22,9 +25,31 @@ def chips_in_reserve(state: FreundeState, seat: int) -> list[str]:
     return [kind for kind, n in zip(IMPROVEMENTS, held, strict=True) if n > 0]
 
 
+@per_garden_maps
+def _blank_plots(garden: Garden) -> tuple[Hex, ...]:
+    return tuple(
+        sorted(
+            h
+            for h, tile in garden.plots.items()
+            if h not in garden.bamboo
+            and TILES[tile].improvement == "none"
+            and garden.chips.get(h, "none") == "none"
+        )
+    )
+
+
 def improvement_spots(state: FreundeState) -> list[Hex]:
-    """Plots with no bamboo and no improvement, printed or placed."""
-    return sorted(h for h in state.garden.plots if is_blank(state, h))
+    """Plots with no bamboo and no improvement, printed or placed (garden.is_blank)."""
+    return list(_blank_plots(state))
+
+
+@functools.lru_cache(maxsize=4096)
+def _chip_bodies(spots: tuple[Hex, ...], kinds: tuple[str, ...]) -> tuple[pb.PlaceImprovement, ...]:
+    return tuple(
+        pb.PlaceImprovement(improvement=wire.improvement_code(kind), at=wire.hex_msg(at))
+        for at in spots
+        for kind in kinds
+    )
 
 
 def place_improvement(state: FreundeState, cmd: pb.PlaceImprovement, seat: int) -> list[pb.Event]:
@@ -43,13 +68,8 @@ def place_improvement(state: FreundeState, cmd: pb.PlaceImprovement, seat: int) 
     return first_irrigation(state, [at] if improvement == "watershed" else [], [placed])
 
 
-def chip_placements(state: FreundeState, seat: int) -> list[pb.PlaceImprovement]:
-    """Every chip of the reserve on every blank plot."""
+def chip_placements(state: FreundeState, seat: int) -> tuple[pb.PlaceImprovement, ...]:
+    """Every chip of the reserve on every blank plot (shared bodies: the kit copies each)."""
     if not any(state.players[seat].improvements):
-        return []
-    chips = chips_in_reserve(state, seat)
-    return [
-        pb.PlaceImprovement(improvement=wire.improvement_code(kind), at=wire.hex_msg(at))
-        for at in improvement_spots(state)
-        for kind in chips
-    ]
+        return ()
+    return _chip_bodies(_blank_plots(state), tuple(chips_in_reserve(state, seat)))

@@ -103,6 +103,16 @@ def _channel_body(a: Hex, b: Hex) -> pb.PlaceIrrigation:
     return pb.PlaceIrrigation(a=wire.hex_msg(a), b=wire.hex_msg(b))
 
 
+@functools.lru_cache(maxsize=1024)
+def _channel_bodies(
+    tiles: frozenset[Hex], channels: frozenset[Edge]
+) -> tuple[pb.PlaceIrrigation, ...]:
+    """Each free side, named either way round."""
+    return tuple(
+        _channel_body(*ends) for side in _open_sides(tiles, channels) for ends in (side, side[::-1])
+    )
+
+
 def take_irrigation(state: FreundeState, cmd: pb.TakeIrrigation, seat: int) -> list[pb.Event]:
     """Available actions › Irrigation: a channel from the supply into the reserve."""
     check_action(state, "irrigation")
@@ -138,12 +148,9 @@ def place_irrigation(state: FreundeState, cmd: pb.PlaceIrrigation, seat: int) ->
     return first_irrigation(state, [h for h in (a, b) if h != POND], [placed])
 
 
-def channel_placements(state: FreundeState, seat: int) -> list[pb.PlaceIrrigation]:
+def channel_placements(state: FreundeState, seat: int) -> tuple[pb.PlaceIrrigation, ...]:
     """Every channel the seat may place now: each free side, named either way round
     (shared bodies: the kit copies each into the command it lists)."""
     if state.players[seat].irrigation <= 0:
-        return []
-    out: list[pb.PlaceIrrigation] = []
-    for a, b in _open_sides(tiles_present(state), state.garden.channels):
-        out += (_channel_body(a, b), _channel_body(b, a))
-    return out
+        return ()
+    return _channel_bodies(tiles_present(state), state.garden.channels)

@@ -20,7 +20,8 @@ from engines.freunde import codes, wire
 from engines.freunde.actions import check_action, fits_in_turn
 from engines.freunde.content import OBJECTIVES, TILES, Objective
 from engines.freunde.game_end import EMPEROR_POINTS, emperor_threshold
-from engines.freunde.state import COLOURS, KINDS, FreundeState
+from engines.freunde.garden import per_garden_maps
+from engines.freunde.state import COLOURS, KINDS, FreundeState, Garden
 from proto import freunde_pb2 as pb
 
 __all__ = [
@@ -103,9 +104,9 @@ _TOWER_HEIGHTS = frozenset(o.height for o in OBJECTIVES.values() if o.kind == "g
 Tower = tuple[int, str, str]  # height, colour, improvement
 
 
-def _towers(state: FreundeState) -> list[Tower]:
+@per_garden_maps
+def _towers(garden: Garden) -> tuple[Tower, ...]:
     """The stalks tall enough for a gardener card, with their plot's colour and improvement."""
-    garden = state.garden
     out = []
     for h, height in garden.bamboo.items():
         if height in _TOWER_HEIGHTS:
@@ -114,10 +115,10 @@ def _towers(state: FreundeState) -> list[Tower]:
             if improvement == "none":
                 improvement = garden.chips.get(h, "none")
             out.append((height, tile.colour, improvement))
-    return out
+    return tuple(out)
 
 
-def _gardener_shown(towers: list[Tower], obj: Objective) -> bool:
+def _gardener_shown(towers: tuple[Tower, ...], obj: Objective) -> bool:
     """Bamboos of exactly the card's height on plots of its colour and improvement."""
     found = 0
     wanted = (obj.height, obj.colour)
@@ -155,7 +156,7 @@ def is_met(state: FreundeState, seat: int, card: int) -> bool:
 def claimable(state: FreundeState, seat: int) -> list[int]:
     """The cards of ``seat``'s hand it may claim now."""
     irrigated = state.garden.irrigated
-    towers: list[Tower] | None = None
+    towers: tuple[Tower, ...] | None = None
     out = []
     for card in state.players[seat].hand:
         obj = OBJECTIVES[card]

@@ -52,10 +52,14 @@ def can_place_at(state: FreundeState, h: Hex) -> bool:
 def _spots(tiles: frozenset[Hex]) -> tuple[Hex, ...]:
     """The open spots around these tiles (remembered: the garden grows a few dozen times a
     game, legal commands are listed on every move)."""
-    plots = tiles - {POND}
-    candidates = {n for h in plots for n in hexgrid.neighbours(h)}
-    candidates.update(_AROUND_POND)
-    return tuple(sorted(h for h in candidates if _open_spot(plots, h)))
+    # How many plots touch each empty hex, counted in one pass over the plots' sides.
+    touching: dict[Hex, int] = dict.fromkeys(_AROUND_POND - tiles, 0)
+    for h in tiles:
+        if h != POND:
+            for n in hexgrid.neighbours(h):
+                if n not in tiles:
+                    touching[n] = touching.get(n, 0) + 1
+    return tuple(sorted(h for h, plots in touching.items() if plots >= 2 or h in _AROUND_POND))
 
 
 def plot_spots(state: FreundeState) -> tuple[Hex, ...]:
@@ -123,7 +127,12 @@ def _placement(tile: int, at: Hex) -> pb.PlacePlot:
     return pb.PlacePlot(tile=tile, at=wire.hex_msg(at))
 
 
-def placements(state: FreundeState, seat: int) -> list[pb.PlacePlot]:
+@functools.lru_cache(maxsize=1024)
+def _placements(drawn: tuple[int, ...], tiles: frozenset[Hex]) -> tuple[pb.PlacePlot, ...]:
+    spots = _spots(tiles)
+    return tuple(_placement(tile, at) for tile in drawn for at in spots)
+
+
+def placements(state: FreundeState, seat: int) -> tuple[pb.PlacePlot, ...]:
     """Every drawn plot on every open spot (shared bodies: the kit copies each)."""
-    spots = plot_spots(state)
-    return [_placement(tile, at) for tile in state.turn.drawn_plots for at in spots]
+    return _placements(state.turn.drawn_plots, state.garden.tiles)

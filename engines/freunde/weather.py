@@ -81,8 +81,12 @@ def choose_weather(state: FreundeState, cmd: pb.ChooseWeather, seat: int) -> lis
     ]
 
 
+_CHOICES = {w: pb.ChooseWeather(weather=wire.weather_code(w)) for w in WEATHERS}
+
+
 def weather_choices(state: FreundeState, seat: int) -> list[pb.ChooseWeather]:
-    return [pb.ChooseWeather(weather=wire.weather_code(w)) for w in choosable_weathers(state)]
+    """Shared bodies: the kit copies each into the command it lists."""
+    return [_CHOICES[w] for w in choosable_weathers(state)]
 
 
 def skip_weather(state: FreundeState, cmd: pb.SkipWeather, seat: int) -> list[pb.Event]:
@@ -118,8 +122,14 @@ def grow_with_rain(state: FreundeState, cmd: pb.GrowWithRain, seat: int) -> list
     return [fell, *events]
 
 
+@functools.lru_cache(maxsize=4096)
+def _rain_body(at: Hex) -> pb.GrowWithRain:
+    return pb.GrowWithRain(at=wire.hex_msg(at))
+
+
 def rain_growths(state: FreundeState, seat: int) -> list[pb.GrowWithRain]:
-    return [pb.GrowWithRain(at=wire.hex_msg(at)) for at in rain_spots(state)]
+    """Shared bodies: the kit copies each into the command it lists."""
+    return [_rain_body(at) for at in rain_spots(state)]
 
 
 @functools.lru_cache(maxsize=1024)
@@ -151,9 +161,16 @@ def _storm_body(at: Hex) -> pb.MovePandaByStorm:
     return pb.MovePandaByStorm(at=wire.hex_msg(at))
 
 
-def storm_moves(state: FreundeState, seat: int) -> list[pb.MovePandaByStorm]:
+@functools.lru_cache(maxsize=4096)
+def _storm_bodies(tiles: frozenset[Hex], panda: Hex) -> tuple[pb.MovePandaByStorm, ...]:
+    return tuple(_storm_body(at) for at in _plots_in_order(tiles) if at != panda)
+
+
+def storm_moves(state: FreundeState, seat: int) -> tuple[pb.MovePandaByStorm, ...]:
     """Every plot the storm may take the panda to (shared bodies: the kit copies each)."""
-    return [_storm_body(at) for at in storm_spots(state)]
+    if state.turn.weather != "storm":
+        return ()
+    return _storm_bodies(state.garden.tiles, state.garden.panda)
 
 
 def take_improvement(state: FreundeState, cmd: pb.TakeImprovement, seat: int) -> list[pb.Event]:
@@ -167,10 +184,13 @@ def take_improvement(state: FreundeState, cmd: pb.TakeImprovement, seat: int) ->
     return [pb.Event(improvement_taken=taken)]
 
 
+_TAKINGS = {
+    kind: pb.TakeImprovement(improvement=wire.improvement_code(kind)) for kind in IMPROVEMENTS
+}
+
+
 def improvement_takings(state: FreundeState, seat: int) -> list[pb.TakeImprovement]:
+    """Shared bodies: the kit copies each into the command it lists."""
     if state.turn.weather != "clouds":
         return []
-    return [
-        pb.TakeImprovement(improvement=wire.improvement_code(kind))
-        for kind in improvements_in_bank(state)
-    ]
+    return [_TAKINGS[kind] for kind in improvements_in_bank(state)]

@@ -13,6 +13,7 @@ so each first looks at the step's task kinds and answers "none" at once (profile
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from functools import cache, lru_cache
 
 from engines.harvest.actions import REUSES, reuse_task
 from engines.harvest.benefits import is_simple, options_for
@@ -100,13 +101,34 @@ def choose_sunrises(state: HarvestState, seat: int) -> list[pb.ChooseSunrise]:
     return [pb.ChooseSunrise(tile=tile) for tile in state.display]
 
 
+def _coins_water_fertilizer(payment: pb.Payment) -> tuple[int, int, int]:
+    return payment.coins, payment.water, payment.fertilizer
+
+
+@lru_cache(maxsize=4096)
+def _placing(space: str, paid: tuple[int, int, int]) -> pb.PlaceWorker:
+    """One placement, built once (shared bodies: the kit copies each it lists)."""
+    coins, water, fertilizer = paid
+    payment = pb.Payment(coins=coins, water=water, fertilizer=fertilizer)
+    return pb.PlaceWorker(space=space, payment=payment)
+
+
+@lru_cache(maxsize=4096)
+def _buying(item: str, paid: tuple[int, int, int]) -> pb.Purchase:
+    """One purchase, built once (shared bodies: the kit copies each it lists)."""
+    coins, water, fertilizer = paid
+    return pb.Purchase(
+        item=item, payment=pb.Payment(coins=coins, water=water, fertilizer=fertilizer)
+    )
+
+
 def place_workers(state: HarvestState, seat: int) -> Iterator[pb.PlaceWorker]:
     player = state.players[seat]
     closed = {space for space, _ in state.placements}
     for space in spaces_in_play(state):
         if space.always_open or space.id not in closed:
             for payment in payments(player, space_cost(state, space)):
-                yield pb.PlaceWorker(space=space.id, payment=payment)
+                yield _placing(space.id, _coins_water_fertilizer(payment))
 
 
 def move_pieces(state: HarvestState, seat: int) -> Iterator[pb.MovePiece]:
@@ -145,7 +167,7 @@ def purchases(state: HarvestState, seat: int) -> Iterable[pb.Purchase]:
         return NONE
     player = state.players[seat]
     return [
-        pb.Purchase(item=item, payment=payment)
+        _buying(item, _coins_water_fertilizer(payment))
         for item in ITEMS
         if purchase_refusal(state, seat, item) is None
         for payment in payments(player, item_price(item))
@@ -205,15 +227,20 @@ def builds(state: HarvestState, seat: int) -> Iterable[pb.Build]:
 def trades(state: HarvestState, seat: int) -> Iterable[pb.Trade]:
     if "trade" not in _top(state).kinds:
         return NONE
-    c = content()
     player = state.players[seat]
+    return [trade for trade in _trade_offers() if trade_refusal(player, trade) is None]
+
+
+@cache
+def _trade_offers() -> tuple[pb.Trade, ...]:
+    """Every trade there is, built once (shared bodies: the kit copies each it lists)."""
+    c = content()
     gives = [("seed", s) for s in SEED_FIELDS] + [(g, "") for g, _ in c.trade_costs]
-    offers = (
+    return tuple(
         pb.Trade(give=give, seed=seed, action=action)
         for give, seed in gives
         for action, _ in c.trade_actions
     )
-    return [trade for trade in offers if trade_refusal(player, trade) is None]
 
 
 def upgrade_seeds(state: HarvestState, seat: int) -> Iterable[pb.UpgradeSeed]:

@@ -72,16 +72,38 @@ def supply_left(state: HarvestState, piece: str) -> int:
     ``berry`` (a Blueberry crop on a bush).
     """
     c = content()
+    seeds, tiles, berries = _held(state.players)
     if piece in ("blueberry", "bush"):
-        total = c.bush_supply
-        held = sum(p.seeds[2] + sum(1 for x in p.crops if x.kind == "bush") for p in state.players)
-        return total - held
+        return c.bush_supply - seeds[2] - tiles.get("bush", 0)
     if piece == "berry":
-        total = c.crop("blueberry").supply
-        return total - sum(1 for p in state.players for x in p.crops if x.berry)
-    index = SEED_FIELDS.index(piece)
-    held = sum(p.seeds[index] + sum(1 for x in p.crops if x.kind == piece) for p in state.players)
-    return c.crop(piece).supply - held
+        return c.crop("blueberry").supply - berries
+    return c.crop(piece).supply - seeds[SEED_FIELDS.index(piece)] - tiles.get(piece, 0)
+
+
+# What the players hold, for the last players tuple seen (held, so its id stays its own):
+# the Store asks once per seed it lists, and the tuple is replaced whenever a player
+# changes, never changed in place.
+_last_held: tuple[tuple[Player, ...], tuple[tuple[int, ...], dict[str, int], int]] | None = None
+
+
+def _held(players: tuple[Player, ...]) -> tuple[tuple[int, ...], dict[str, int], int]:
+    """Seeds per field, crop tiles per kind and Blueberries, summed over the players."""
+    global _last_held
+    last = _last_held
+    if last is not None and last[0] is players:
+        return last[1]
+    seeds = [0] * len(SEED_FIELDS)
+    tiles: dict[str, int] = {}
+    berries = 0
+    for player in players:
+        for index, count in enumerate(player.seeds):
+            seeds[index] += count
+        for crop in player.crops:
+            tiles[crop.kind] = tiles.get(crop.kind, 0) + 1
+            berries += bool(crop.berry)
+    held = (tuple(seeds), tiles, berries)
+    _last_held = (players, held)
+    return held
 
 
 def gain(state: HarvestState, seat: int, kind: str, amount: int, reason: str) -> list[pb.Event]:

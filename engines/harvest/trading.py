@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from engines.core.errors import RuleViolation
 from engines.harvest import codes
 from engines.harvest.content import content
@@ -37,12 +39,22 @@ def trade(state: HarvestState, cmd: pb.Trade, seat: int) -> list[pb.Event]:
     ]
 
 
+@cache
+def _trade_costs() -> dict[str, int]:
+    return dict(content().trade_costs)
+
+
+@cache
+def _trade_actions() -> frozenset[str]:
+    return frozenset(action for action, _ in content().trade_actions)
+
+
 def trade_refusal(player: Player, cmd: pb.Trade) -> RuleViolation | None:
     """Why the player cannot make this trade (``None``: it can): the action must be one
     of the three (Clear Land only with a Forest left), and the player must hold what it
     gives (a Seed, 2 Fertilizer or 3 Water)."""
-    costs = dict(content().trade_costs)
-    if cmd.action not in dict(content().trade_actions):
+    costs = _trade_costs()
+    if cmd.action not in _trade_actions():
         return codes.TRADE_UNKNOWN_ACTION()
     if cmd.action == "clear_land" and not player.forests:
         return codes.TRADE_NO_FOREST()
