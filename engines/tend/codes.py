@@ -17,6 +17,9 @@ NEIGHBOUR_NOT_DRAWN = Refusal("neighbour.not_drawn", "Keep cards you drew: {card
 NEIGHBOUR_SAME_CARD = Refusal("neighbour.same_card", "Keep two different cards, one a side.")
 SIDE_UNKNOWN = Refusal("side.unknown", "A side is 'left' or 'right'.")
 SIDE_EMPTY = Refusal("side.empty", "You have no neighbour card beside your {side} track.")
+NEIGHBOUR_NEW = Refusal(
+    "neighbour.new", "Only cards from earlier phases may be swapped: your {side} card came now."
+)
 SIDE_NOTHING_DRAWN = Refusal("side.nothing_drawn", "You drew no cards for your {side} track.")
 NEIGHBOUR_DECK_EMPTY = Refusal("neighbour.deck_empty", "No neighbour card is left to replace it.")
 GIFT_NOT_RECEIVED = Refusal("gift.not_received", "No neighbour gifted you that card.")

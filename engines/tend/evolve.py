@@ -102,6 +102,7 @@ def phase_began(state: TendState, event: pb.PhaseBegan) -> TendState:
             p,
             done=False,
             chosen=(),
+            fresh=(),
             gifts=p.incoming if gifts else p.gifts,
             incoming=() if gifts else p.incoming,
         )
@@ -213,7 +214,10 @@ def neighbour_kept(state: TendState, event: pb.NeighbourKept) -> TendState:
     drawn = dict(player.drawn)
     others = _without(drawn.pop(event.side), event.card)
     state = replace(state, neighbour_discard=(*state.neighbour_discard, *others))
-    return with_player(state, event.seat, drawn=tuple(drawn.items()), **{event.side: event.card})
+    fresh = (*player.fresh, event.side)
+    return with_player(
+        state, event.seat, drawn=tuple(drawn.items()), fresh=fresh, **{event.side: event.card}
+    )
 
 
 @RECORDERS.on("neighbour_discarded")

@@ -128,10 +128,14 @@ def keep_neighbour_candidates(state: TendState, seat: int) -> Iterator[pb.KeepNe
 def discard_neighbour(
     state: TendState, cmd: pb.DiscardNeighbour, seat: int, rng: Rng
 ) -> list[pb.Event]:
-    """Replacing Neighbor Cards: discard a card and draw one to replace it."""
-    card = state.players[seat].card_beside(_side(cmd.side))
+    """Replacing Neighbor Cards: discard a card "from previous phases" and draw one to
+    replace it (a card that came this phase, its replacement included, stays)."""
+    player = state.players[seat]
+    card = player.card_beside(_side(cmd.side))
     if not card:
         raise codes.SIDE_EMPTY(side=cmd.side)
+    if cmd.side in player.fresh:
+        raise codes.NEIGHBOUR_NEW(side=cmd.side)
     if not state.neighbour_deck and not state.neighbour_discard:
         raise codes.NEIGHBOUR_DECK_EMPTY()
     discarded = pb.NeighbourDiscarded(seat=seat, side=cmd.side, card=card)
@@ -151,7 +155,7 @@ def discard_neighbour_candidates(state: TendState, seat: int) -> Iterator[pb.Dis
     if not state.neighbour_deck and not state.neighbour_discard:
         return
     for side in SIDES:
-        if player.card_beside(side):
+        if player.card_beside(side) and side not in player.fresh:
             yield pb.DiscardNeighbour(side=side)
 
 

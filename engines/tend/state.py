@@ -110,10 +110,12 @@ class Player:
     mine: Scratch = Scratch()
     # cargo manifest: each good shipped and its cells
     shipped: tuple[tuple[str, tuple[int, ...]], ...] = ()
-    # neighbours: the card beside each track ("" when given away), cards drawn to choose
-    # from, gifts to redeem now, gifts to redeem at the next neighbour phase, boxes crossed
+    # neighbours: the card beside each track ("" when given away), the sides whose card
+    # came this phase (only older cards may be swapped), cards drawn to choose from, gifts
+    # to redeem now, gifts to redeem at the next neighbour phase, boxes crossed
     left: str = ""
     right: str = ""
+    fresh: tuple[str, ...] = ()
     drawn: tuple[tuple[str, tuple[str, ...]], ...] = ()
     gifts: tuple[str, ...] = ()
     incoming: tuple[str, ...] = ()

@@ -180,3 +180,31 @@ def test_bad_picture_requests_get_stable_codes(stack: Stack) -> None:
                 assert other.status_code == 404
 
     asyncio.run(scenario())
+
+
+@pytest.mark.parametrize(("game", "seats"), [("tend", 2), ("bardwood", 3)])
+def test_later_games_are_pictured_through_their_own_drawing(
+    game: str, seats: int, request: pytest.FixtureRequest
+) -> None:
+    """Tend and Bardwood Grove need nothing of the gateway: the route draws with the
+    engine's own picture hook, each caller's picture is that drawing of its own view, and
+    the PNG keeps the documented width."""
+    served: Stack = request.getfixturevalue(f"{game}_stack")
+    engine = engines.get(game)
+
+    async def scenario() -> None:
+        async with GatewayClient(served.url) as client:
+            table = await BotTable.open(client, game, seats, bot_seed=7)
+            for _ in range(12):
+                await table.step()
+            await table.refresh()
+            callers: list[tuple[int | None, str | None]] = [(None, None)]
+            callers += list(enumerate(table.tokens))
+            for who, token in callers:
+                svg = (await client.board(table.table_id, token, kind="svg")).decode()
+                assert svg == engine.picture(plain(engine.view(table.mirror.state, who)))
+                ET.fromstring(svg)
+            width, _ = png_size(await client.board(table.table_id, table.tokens[0]))
+            assert width == 960
+
+    asyncio.run(scenario())

@@ -77,6 +77,31 @@ def test_gifts_arrive_at_the_next_neighbour_phase_for_either_good_then_cards_ref
     assert len(swap[1].neighbours_drawn.cards) == 1
 
 
+def test_only_cards_from_earlier_phases_may_be_swapped() -> None:
+    """Replacing Neighbor Cards: a player may discard cards "from previous phases". The
+    card kept this phase for an empty side, and the card drawn to replace a swapped one,
+    stay until the next neighbour phase; the older card may still be swapped."""
+    history = [*opening(seats=3), *_gift(0, "stone", "left", "neighbour_01", 1, 1)]
+    history += [gained(0, "heart")]
+    history += step(history, 0, cmd(sell=pb.Sell(good="heart")))
+    for seat in (0, 1, 2):
+        history += step(history, seat, cmd(finish=pb.Finish()))
+    keep = dict(position(history).state.players[0].drawn)["left"][1]
+    history += step(history, 0, cmd(keep_neighbour=pb.KeepNeighbour(side="left", card=keep)))
+    now = position(history)
+    now.when(0, cmd(discard_neighbour=pb.DiscardNeighbour(side="left"))).refused("neighbour.new")
+    swaps = [
+        c.discard_neighbour.side
+        for c in ENGINE.legal_commands(now.state, 0)
+        if c.HasField("discard_neighbour")
+    ]
+    assert swaps == ["right"]
+    history += step(history, 0, cmd(discard_neighbour=pb.DiscardNeighbour(side="right")))
+    again = position(history)
+    again.when(0, cmd(discard_neighbour=pb.DiscardNeighbour(side="right"))).refused("neighbour.new")
+    assert not any(c.HasField("discard_neighbour") for c in ENGINE.legal_commands(again.state, 0))
+
+
 def test_two_players_gift_each_other_from_either_side() -> None:
     history = [*opening(seats=2), gained(0, "wood")]
     for side in ("left", "right"):
