@@ -282,7 +282,8 @@ class GatewayClient:
         last_event_id: str | None = None,
         reconnects: int = _STREAM_RECONNECTS,
     ) -> AsyncGenerator[ServerEvent, None]:
-        """The table's SSE stream until the server closes it (after ``end``).
+        """The table's SSE stream until the server closes it (after ``end``, or after
+        ``revoked`` when the seat's token was re-issued meanwhile).
 
         Like a browser's ``EventSource``, a connection that drops (a gateway restarting, a
         proxy timing out) is opened again with ``Last-Event-ID``, so no event is lost or
@@ -296,7 +297,7 @@ class GatewayClient:
                     if message.id is not None:
                         last_event_id = message.id
                     yield message
-                    if message.event == "end":
+                    if message.event in ("end", "revoked"):
                         return
                 return
             except httpx.TransportError:

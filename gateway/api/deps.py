@@ -180,12 +180,25 @@ class TableCaller:
     meta: common_pb2.TableMeta
     backend: GameBackend
     seat: int | None
+    who: Caller | None = None
 
 
 async def table_caller(at: TableAtDep) -> TableCaller:
     if at.meta is None:
         raise not_started(at)
-    return TableCaller(at.table_id, at.meta, at.backend, at.seat)
+    return TableCaller(at.table_id, at.meta, at.backend, at.seat, at.who)
+
+
+async def still_seated(gateway: Gateway, caller: TableCaller) -> bool:
+    """Whether the credential that opened a long request still names its seat: a token
+    re-issued since (the old one revoked), or a seat its app user left, no longer does."""
+    if caller.seat is None or caller.who is None:
+        return True
+    roster = await gateway.store.seating.get(caller.table_id)
+    try:
+        return _seat(caller.who, roster, caller.meta) == caller.seat
+    except ApiError:
+        return False
 
 
 def not_started(at: TableAt) -> ApiError:

@@ -62,6 +62,43 @@ def test_subscribers_follow_a_game_live_and_resume_from_last_event_id(stack: Sta
     asyncio.run(scenario())
 
 
+def test_a_seat_stream_ends_with_revoked_once_its_token_is_reissued(stack: Stack) -> None:
+    """Re-issuing a seat's token revokes the old one for streams already open too: the
+    next event is not sent to the old token's stream, which ends with ``revoked``."""
+
+    async def scenario() -> None:
+        async with GatewayClient(stack.url) as client:
+            table = await BotTable.open(client, "freunde", 2, bot_seed=3)
+            old, before = table.tokens[0], table.version
+            seen: list[tuple[str | None, str]] = []
+
+            async def follow() -> None:
+                async for message in client.stream(table.table_id, old):
+                    seen.append((message.event, message.data))
+
+            following = asyncio.create_task(follow())
+            for _ in range(100):
+                if any(json.loads(data).get("version") == before for _, data in seen):
+                    break
+                await asyncio.sleep(0.05)
+            async with httpx.AsyncClient(base_url=stack.url) as http:
+                reissued = await http.post(
+                    f"/v1/tables/{table.table_id}/seats/0/token",
+                    headers={"Authorization": f"Bearer {old}"},
+                )
+            assert reissued.status_code == 200, reissued.text
+            table.tokens[0] = reissued.json()["token"]
+            assert await table.step()
+            await asyncio.wait_for(following, timeout=30)
+            kinds = [kind for kind, _ in seen]
+            assert kinds[-1] == "revoked" and kinds.count("revoked") == 1
+            assert json.loads(seen[-1][1])["code"] == "auth.invalid"
+            sent = [json.loads(data)["version"] for kind, data in seen if kind == "event"]
+            assert sent == list(range(1, before + 1)), "nothing after the re-issue"
+
+    asyncio.run(scenario())
+
+
 def _blocked_readers(redis_url: str) -> int:
     """Redis clients blocked in XREAD right now (the gateway's live readers)."""
     client = redis.Redis.from_url(redis_url)

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Query, Request
 from sse_starlette import EventSourceResponse
 
-from gateway.api.deps import Gateway, GatewayDep, TableCaller, TableCallerDep
+from gateway.api.deps import Gateway, GatewayDep, TableCaller, TableCallerDep, still_seated
 from gateway.api.reads import engine_view, viewer
 from gateway.api.streams import slot_stream
 from gateway.rendering import render_redacted
@@ -88,10 +88,17 @@ async def _stream(
     The process's live reader (:mod:`gateway.live`) says when the table has a new event;
     the redacted form always comes from the engine service, so the subscriber sees exactly
     what the events endpoint would show it. A quiet table keeps the stream open for as long
-    as the client stays: the only traffic is the heartbeat comment.
+    as the client stays: the only traffic is the heartbeat comment. A seat's stream is
+    checked against its credential before each new page, so a token re-issued meanwhile
+    (or a seat left) ends it with ``revoked`` instead of sending that seat's next events.
     """
     async with gateway.live.watch(caller.table_id) as watch:
+        first = True
         while True:
+            if not first and not await still_seated(gateway, caller):
+                yield {"event": "revoked", "data": json.dumps(_REVOKED)}
+                return
+            first = False
             reply = await _page(gateway, caller, after, _PAGE)
             seed_seen = False
             for event in reply.events:
@@ -105,6 +112,12 @@ async def _stream(
                 yield {"event": "end", "data": json.dumps({"version": after})}
                 return
             await watch.wait_past(after)
+
+
+_REVOKED = {
+    "code": "auth.invalid",
+    "message": "The credential this stream was opened with no longer names its seat.",
+}
 
 
 async def _ended(gateway: Gateway, caller: TableCaller, after: int) -> bool:
@@ -143,7 +156,9 @@ _STREAM_EXAMPLE = (
         "Each SSE message has `id` = the event's version, `event: event` and the event as"
         " JSON in `data` (the same shape as `/events`). Reconnecting with `Last-Event-ID`"
         " resumes after that version. Once the game has ended and everything was sent, one"
-        " `event: end` message closes the stream. A quiet table's stream stays open: a"
+        " `event: end` message closes the stream. A seat whose token is re-issued (or"
+        " whose app user leaves the seat) gets one `event: revoked` message instead of its"
+        " next events, and the stream closes. A quiet table's stream stays open: a"
         " `: ping` comment every `BW_STREAM_PING_SECONDS` keeps proxies from closing it."
     ),
 )
