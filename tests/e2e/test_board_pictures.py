@@ -41,7 +41,9 @@ def png_size(png: bytes) -> tuple[int, int]:
 
 
 def _names(svg: str, name: str) -> bool:
-    return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", svg) is not None
+    """Whether ``name`` stands in the picture as a whole name: "Green Diamond" is not
+    named by "Pink/Green Diamond", another objective."""
+    return re.search(rf"(?<![\w/]){re.escape(name)}(?![\w/])", svg) is not None
 
 
 def test_freunde_pictures_show_each_caller_its_own_view_now_and_at_any_version(
