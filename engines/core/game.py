@@ -46,7 +46,8 @@ picture of players and scores.
 candidate bodies and each is kept only if its rule accepts it, so the two agree by
 construction. A move whose candidates are exactly the accepted ones says
 ``exact=True`` and skips that check (a fast path; the conformance check of
-:mod:`engines.core.testing` proves it).
+:mod:`engines.core.testing` proves it). A stage that takes many kinds, few of them open
+at a time, may say which are (``Stage.offered``) so the others are not asked.
 """
 
 from __future__ import annotations
@@ -251,6 +252,7 @@ class Game(Generic[S, C, E]):
             stage.name: tuple((kind, self.moves[kind]) for kind in stage.commands)
             for stage in flow.stages
         }
+        self._narrowed: dict[tuple[str, frozenset[str]], tuple[tuple[str, Move[S]], ...]] = {}
 
     def _check(self) -> None:
         """Refuse, at import time, a game whose parts do not fit together."""
@@ -319,10 +321,13 @@ class Game(Generic[S, C, E]):
         stage, seats = self.flow.now(state)
         if stage is None or seat not in seats:
             return []
+        listing = self._listings[stage.name]
+        if stage.offered is not None:
+            listing = self._offered(stage.name, stage.offered(state))
         listed: list[C] = []
         add = listed.append
         make = self.command_type
-        for kind, move in self._listings[stage.name]:
+        for kind, move in listing:
             bodies = move.candidates(state, seat)
             if not move.exact:
                 bodies = [b for b in bodies if self._accepts(move, state, b, seat)]
@@ -332,6 +337,16 @@ class Game(Generic[S, C, E]):
                 getattr(command, kind).CopyFrom(body)
                 add(command)
         return listed
+
+    def _offered(self, stage: str, kinds: frozenset[str]) -> tuple[tuple[str, Move[S]], ...]:
+        """The stage's listing narrowed to ``kinds``, in the stage's order (remembered:
+        a game offers few distinct sets)."""
+        key = (stage, kinds)
+        narrowed = self._narrowed.get(key)
+        if narrowed is None:
+            narrowed = tuple(entry for entry in self._listings[stage] if entry[0] in kinds)
+            self._narrowed[key] = narrowed
+        return narrowed
 
     @staticmethod
     def _accepts(move: Move[S], state: S, body: Message, seat: int) -> bool:

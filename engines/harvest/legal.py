@@ -39,7 +39,7 @@ from engines.harvest.rules import (
     spaces_in_play,
 )
 from engines.harvest.setup import draft_refusal
-from engines.harvest.state import HarvestState, Step
+from engines.harvest.state import HarvestState, Step, Task
 from engines.harvest.store import ITEMS, item_price, purchase_refusal
 from engines.harvest.trading import seed_upgrade_refusal, trade_refusal
 from engines.harvest.workshop import (
@@ -68,6 +68,7 @@ __all__ = [
     "repeat_buildings",
     "rerolls",
     "reuse_spaces",
+    "step_offers",
     "take_benefits",
     "tend_crops",
     "trades",
@@ -77,6 +78,44 @@ __all__ = [
 
 
 NONE: tuple[()] = ()
+
+# The step commands each task kind opens (beyond the simple benefits, the Forest Die's
+# re-roll and Finish): the superset ``step_offers`` gives the kit, so that of the
+# fourteen step commands only those with a waiting task are asked for candidates.
+_OPENED_BY: dict[str, tuple[str, ...]] = {
+    "purchase": ("purchase",),
+    "field": ("field_action",),
+    "trade": ("trade",),
+    "seed_upgrade": ("upgrade_seed",),
+    "repeat_built": ("repeat_building",),
+    "plant_free": ("plant_seed",),
+    "tend_free": ("tend_crop",),
+    **{kind: ("reuse_space",) for kind in REUSES},
+}
+for _commands, _tasks in (
+    (("upgrade_bucket",), UPGRADE_TASKS),
+    (("clear_land",), CLEAR_TASKS),
+    (("build",), BUILD_TASKS),
+):
+    for _task_kind in _tasks:
+        _OPENED_BY[_task_kind] = _OPENED_BY.get(_task_kind, ()) + _commands
+
+
+def step_offers(state: HarvestState) -> frozenset[str]:
+    """The step commands that may list anything for the top step (``Stage.offered``)."""
+    return _offers(_top(state).kinds)
+
+
+@cache
+def _offers(kinds: frozenset[str]) -> frozenset[str]:
+    offered = {"finish"}
+    for kind in kinds:
+        offered.update(_OPENED_BY.get(kind, ()))
+        if is_simple(Task(kind)):
+            offered.add("take_benefit")
+        if kind.startswith("die:"):
+            offered.add("reroll_die")
+    return frozenset(offered)
 
 
 def _top(state: HarvestState) -> Step:
