@@ -32,9 +32,12 @@ from engines.harvest.fields import (
 )
 from engines.harvest.rules import (
     SEED_FIELDS,
+    Purse,
     bucket_track,
     is_open,
     payments,
+    purse,
+    purse_payments,
     space_cost,
     spaces_in_play,
 )
@@ -140,34 +143,27 @@ def choose_sunrises(state: HarvestState, seat: int) -> list[pb.ChooseSunrise]:
     return [pb.ChooseSunrise(tile=tile) for tile in state.display]
 
 
-def _coins_water_fertilizer(payment: pb.Payment) -> tuple[int, int, int]:
-    return payment.coins, payment.water, payment.fertilizer
+@lru_cache(maxsize=8192)
+def _placings(space: str, cost: int, held: Purse) -> tuple[pb.PlaceWorker, ...]:
+    """The placements on one space for what the player holds, built once (shared
+    bodies: the kit copies each it lists)."""
+    return tuple(pb.PlaceWorker(space=space, payment=p) for p in purse_payments(held, cost))
 
 
-@lru_cache(maxsize=4096)
-def _placing(space: str, paid: tuple[int, int, int]) -> pb.PlaceWorker:
-    """One placement, built once (shared bodies: the kit copies each it lists)."""
-    coins, water, fertilizer = paid
-    payment = pb.Payment(coins=coins, water=water, fertilizer=fertilizer)
-    return pb.PlaceWorker(space=space, payment=payment)
+@lru_cache(maxsize=8192)
+def _buyings(item: str, held: Purse) -> tuple[pb.Purchase, ...]:
+    """The purchases of one item for what the player holds, built once (shared bodies)."""
+    return tuple(pb.Purchase(item=item, payment=p) for p in purse_payments(held, item_price(item)))
 
 
-@lru_cache(maxsize=4096)
-def _buying(item: str, paid: tuple[int, int, int]) -> pb.Purchase:
-    """One purchase, built once (shared bodies: the kit copies each it lists)."""
-    coins, water, fertilizer = paid
-    return pb.Purchase(
-        item=item, payment=pb.Payment(coins=coins, water=water, fertilizer=fertilizer)
-    )
-
-
-def place_workers(state: HarvestState, seat: int) -> Iterator[pb.PlaceWorker]:
-    player = state.players[seat]
+def place_workers(state: HarvestState, seat: int) -> list[pb.PlaceWorker]:
+    held = purse(state.players[seat])
     closed = {space for space, _ in state.placements}
+    listed: list[pb.PlaceWorker] = []
     for space in spaces_in_play(state):
         if space.always_open or space.id not in closed:
-            for payment in payments(player, space_cost(state, space)):
-                yield _placing(space.id, _coins_water_fertilizer(payment))
+            listed += _placings(space.id, space_cost(state, space), held)
+    return listed
 
 
 def move_pieces(state: HarvestState, seat: int) -> Iterator[pb.MovePiece]:
@@ -204,12 +200,12 @@ def rerolls(state: HarvestState, seat: int) -> Iterable[pb.RerollDie]:
 def purchases(state: HarvestState, seat: int) -> Iterable[pb.Purchase]:
     if "purchase" not in _top(state).kinds:
         return NONE
-    player = state.players[seat]
+    held = purse(state.players[seat])
     return [
-        _buying(item, _coins_water_fertilizer(payment))
+        purchase
         for item in ITEMS
         if purchase_refusal(state, seat, item) is None
-        for payment in payments(player, item_price(item))
+        for purchase in _buyings(item, held)
     ]
 
 
@@ -267,7 +263,22 @@ def trades(state: HarvestState, seat: int) -> Iterable[pb.Trade]:
     if "trade" not in _top(state).kinds:
         return NONE
     player = state.players[seat]
-    return [trade for trade in _trade_offers() if trade_refusal(player, trade) is None]
+    # trade_refusal reads only these of the player: the open trades are remembered by them.
+    held = (
+        bool(player.forests),
+        player.seeds,
+        *[getattr(player, give) for give, _ in content().trade_costs],
+    )
+    open_trades = _open_trades.get(held)
+    if open_trades is None:
+        open_trades = tuple(t for t in _trade_offers() if trade_refusal(player, t) is None)
+        if len(_open_trades) >= 4096:
+            _open_trades.clear()
+        _open_trades[held] = open_trades
+    return open_trades
+
+
+_open_trades: dict[tuple[object, ...], tuple[pb.Trade, ...]] = {}
 
 
 @cache
