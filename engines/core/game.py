@@ -312,8 +312,9 @@ class Game(Generic[S, C, E]):
     def _advanced(self, state: S, events: Sequence[E], rng: Rng) -> list[E]:
         if self._advance is None:
             return []
+        evolve = self.recorders.evolve
         for event in events:
-            state = self.evolve(state, event)
+            state = evolve(state, event)
         return list(self._advance(state, rng))
 
     def legal_commands(self, state: S, seat: int) -> list[C]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from functools import cache, lru_cache
 
+from engines.core.polyomino import Cell, Shape
 from engines.harvest.actions import REUSES, reuse_task
 from engines.harvest.benefits import is_simple, options_for
 from engines.harvest.buildings import repeatable
@@ -235,12 +236,19 @@ def clear_lands(state: HarvestState, seat: int) -> Iterable[pb.ClearLand]:
     if index < 0:
         return NONE
     player = state.players[seat]
+    return _clearings(player.forests, action_price(kind, "clear_land"), purse(player))
+
+
+@lru_cache(maxsize=4096)
+def _clearings(forests: tuple[Cell, ...], cost: int, held: Purse) -> tuple[pb.ClearLand, ...]:
+    """Every Clear Land for these Forests and what the player holds, built once (shared
+    bodies: the kit copies each it lists)."""
     grid = content().grid
-    return [
+    return tuple(
         pb.ClearLand(forest=grid.index(forest), payment=payment)
-        for forest in player.forests
-        for payment in payments(player, action_price(kind, "clear_land"))
-    ]
+        for forest in forests
+        for payment in purse_payments(held, cost)
+    )
 
 
 def builds(state: HarvestState, seat: int) -> Iterable[pb.Build]:
@@ -248,15 +256,25 @@ def builds(state: HarvestState, seat: int) -> Iterable[pb.Build]:
     if step.kinds.isdisjoint(BUILD_TASKS) or allowing(step, BUILD_TASKS, "build")[0] < 0:
         return NONE
     player = state.players[seat]
-    grid = content().grid
-    sites = [grid.index(site) for site in build_sites(player)]
+    held, sites = purse(player), build_sites(player)
     return [
-        pb.Build(slot=slot, cell=cell, payment=payment)
+        body
         for slot, building in enumerate(state.workshop)
         if building
-        for payment in payments(player, build_cost(state, player, slot))
-        for cell in sites
+        for body in _buildings(slot, build_cost(state, player, slot), held, sites)
     ]
+
+
+@lru_cache(maxsize=4096)
+def _buildings(slot: int, cost: int, held: Purse, sites: tuple[Cell, ...]) -> tuple[pb.Build, ...]:
+    """Every Build from one Workshop slot, built once (shared bodies)."""
+    grid = content().grid
+    cells = [grid.index(site) for site in sites]
+    return tuple(
+        pb.Build(slot=slot, cell=cell, payment=payment)
+        for payment in purse_payments(held, cost)
+        for cell in cells
+    )
 
 
 def trades(state: HarvestState, seat: int) -> Iterable[pb.Trade]:
@@ -327,11 +345,17 @@ def plant_seeds(state: HarvestState, seat: int) -> Iterable[pb.PlantSeed]:
         return NONE
     player = state.players[seat]
     return [
-        pb.PlantSeed(seed=seed, cells=cell_numbers(spot))
+        body
         for index, seed in enumerate(SEED_FIELDS)
         if player.seeds[index] > 0 and (free or player.fertilizer >= plant_cost(player, seed))
-        for spot in planting_spots(player, seed)
+        for body in _plantings(seed, planting_spots(player, seed))
     ]
+
+
+@lru_cache(maxsize=4096)
+def _plantings(seed: str, spots: tuple[Shape, ...]) -> tuple[pb.PlantSeed, ...]:
+    """The plantings of a seed on these spots, built once (shared bodies)."""
+    return tuple(pb.PlantSeed(seed=seed, cells=cell_numbers(spot)) for spot in spots)
 
 
 def tend_crops(state: HarvestState, seat: int) -> Iterable[pb.TendCrop]:
