@@ -182,13 +182,19 @@ def finishes(state: HarvestState, seat: int) -> tuple[pb.Finish]:
     return (pb.Finish(),)
 
 
-def take_benefits(state: HarvestState, seat: int) -> list[pb.TakeBenefit]:
-    return [
+def take_benefits(state: HarvestState, seat: int) -> tuple[pb.TakeBenefit, ...]:
+    return _benefits(_top(state).tasks)
+
+
+@lru_cache(maxsize=4096)
+def _benefits(tasks: tuple[Task, ...]) -> tuple[pb.TakeBenefit, ...]:
+    """The benefits of a step's tasks, built once (shared bodies)."""
+    return tuple(
         pb.TakeBenefit(task=index, option=option)
-        for index, task in enumerate(_top(state).tasks)
+        for index, task in enumerate(tasks)
         if is_simple(task)
         for option in options_for(task)
-    ]
+    )
 
 
 def rerolls(state: HarvestState, seat: int) -> Iterable[pb.RerollDie]:
