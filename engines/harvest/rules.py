@@ -181,7 +181,10 @@ may pay with Water and Fertilizer (River the Fox)."""
 
 
 def purse(player: Player) -> Purse:
-    return player.coins, player.water, player.fertilizer, pays_with_goods(player)
+    if pays_with_goods(player):
+        return player.coins, player.water, player.fertilizer, True
+    # Only Coins pay: one purse per Coin count, so the bodies built for it are shared more.
+    return player.coins, 0, 0, False
 
 
 def payments(player: Player, cost: int) -> Sequence[pb.Payment]:
