@@ -146,6 +146,13 @@ class ShardKeys:
         return f"{self.prefix}:feed"
 
     @property
+    def turns(self) -> str:
+        """Each command's change of turn (someone new to act, the game's end), written by
+        the projector with the views it follows: the notifier's input (consumer group
+        ``notifier``); trimmed below its acknowledgement, capped by length."""
+        return f"{self.prefix}:turns"
+
+    @property
     def cmd(self) -> str:
         """Command envelopes sent asynchronously (bots, chat integrations)."""
         return f"{self.prefix}:cmd"
