@@ -177,6 +177,12 @@ class ShardKeys:
         return f"{self.prefix}:due"
 
     @property
+    def due_wake(self) -> str:
+        """Stream: one entry (``at``) each time a plan puts a member into ``due`` earlier
+        than any there, to wake a scheduler sleeping until the earliest; capped by length."""
+        return f"{self.due}:wake"
+
+    @property
     def durable(self) -> str:
         """A marker written right before each durability wait (see ``durability.py``)."""
         return f"{self.prefix}:durable"
