@@ -62,6 +62,9 @@ __all__ = ["NOTIFIER_GROUP", "Deriver", "seat_changes", "turn_changes"]
 
 NOTIFIER_GROUP = "notifier"
 
+# How often the names of stopped replicas are looked for in the groups.
+_FORGET_EVERY_S = 60.0
+
 log = get_logger("notifier")
 
 
@@ -222,6 +225,7 @@ class Deriver:
         self._rosters: LRUCache[str, Roster] = LRUCache(maxsize=cache_size)
         self._cluster = isinstance(self.redis, RedisCluster)
         self._reclaimed_at = 0.0
+        self._forgot_at = 0.0
 
     @property
     def streams(self) -> list[str]:
@@ -267,16 +271,26 @@ class Deriver:
     async def reclaim(self) -> int:
         """Take over entries a stopped replica read and never acknowledged."""
         self._reclaimed_at = time.monotonic()
+        # One round trip for every stream (a cluster client splits it by node).
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for stream in self.streams:
+                pipe.xautoclaim(
+                    stream, self.group, self.name, self.reclaim_idle_ms, count=self.batch
+                )
+            replies: list[Any] = await pipe.execute()
         handled = 0
-        for stream in self.streams:
-            reply = await self.redis.xautoclaim(
-                stream, self.group, self.name, self.reclaim_idle_ms, count=self.batch
-            )
+        for stream, reply in zip(self.streams, replies, strict=True):
             entries = [entry for entry in reply[1] if entry[1]]
             if entries:
                 await self._handle(stream, entries)
                 handled += len(entries)
-            await forget_idle_consumers(self.redis, stream, self.group, 10 * self.reclaim_idle_ms)
+        if time.monotonic() - self._forgot_at >= _FORGET_EVERY_S:
+            # Names are forgotten after 10 idle reclaim periods: no need to look often.
+            self._forgot_at = time.monotonic()
+            for stream in self.streams:
+                await forget_idle_consumers(
+                    self.redis, stream, self.group, 10 * self.reclaim_idle_ms
+                )
         return handled
 
     async def _read(self) -> list[tuple[str, list[Any]]]:
@@ -304,22 +318,24 @@ class Deriver:
             notes = self._seating_notes(entries)
         else:
             notes = await self._turn_notes(entries)
-        for note in notes:
-            await self.publish(note)
+        await self.publish_all(notes)
         await self.redis.xack(stream, self.group, *[entry_id for entry_id, _ in entries])
         self.trimmer.acknowledged(stream)
 
-    async def publish(self, note: Notification) -> None:
-        """Into the player's stream and, for an app's user, to the app's webhooks."""
-        with bind(table_id=note.table_id, version=note.version):
-            await self.inbox.add(note)
-            owner = app_user_of(note.player)
-            if owner is not None:
-                app = await self.apps.get(owner[0])
-                if app is not None and app.active:  # a revoked app is sent nothing more
-                    await self.webhooks.enqueue(owner[0], owner[1], note)
-            self.published += 1
-            log.info("notifier.published", kind=note.kind, notification=note.id)
+    async def publish_all(self, notes: Sequence[Notification]) -> None:
+        """Into the players' streams and, for an app's user, to the app's webhooks."""
+        if not notes:
+            return
+        await self.inbox.add_all(notes)
+        for note in notes:
+            with bind(table_id=note.table_id, version=note.version):
+                owner = app_user_of(note.player)
+                if owner is not None:
+                    app = await self.apps.get(owner[0])
+                    if app is not None and app.active:  # a revoked app is sent nothing more
+                        await self.webhooks.enqueue(owner[0], owner[1], note)
+                self.published += 1
+                log.info("notifier.published", kind=note.kind, notification=note.id)
 
     def _seating_notes(self, entries: Sequence[Any]) -> list[Notification]:
         notes = []
