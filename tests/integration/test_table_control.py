@@ -8,6 +8,7 @@ import asyncio
 import os
 import time
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 
@@ -182,7 +183,7 @@ async def test_a_sleeping_scheduler_fires_earlier_plans_in_time_and_in_order(
         assert await redis.xlen(keys.due_wake) == 2  # the far member's, the soon one's
         fired: list[str] = []
         for _ in range(600):
-            entries = await redis.xrange(keys.cmd)
+            entries: Any = await redis.xrange(keys.cmd)
             fired = [common_pb2.CommandEnvelope.FromString(f[b"env"]).table_id for _, f in entries]
             if len(fired) >= 2:
                 break
