@@ -12,10 +12,11 @@ from typing import Any
 import pytest
 
 from engines.core.play import fold_stored
-from proto import common_pb2, engine_pb2
+from proto import engine_pb2
 from services.engine.host import TableHost
 from services.eventstore import EventStore
 from services.notifications import GAME_OVER, YOUR_TURN, PlayerInbox, Webhooks
+from services.notifications.turns import command_runs
 from services.notifier import NOTIFIER_GROUP, Deriver
 from services.projector.lobby import entries_key
 from services.projector.projector import LAG_KEY, Projector
@@ -213,7 +214,7 @@ async def test_each_turn_change_is_published_once_and_told_to_its_player_once(
     # The oracle: the game's outcome before and after each command of the log.
     expected: list[tuple[str, int, int]] = []
     state, before = FREUNDE.initial_state(), None
-    for run in _runs(await host.store.read(table_id)):
+    for run in command_runs(await host.store.read(table_id)):
         state = fold_stored(FREUNDE, state, run)
         after = FREUNDE.outcome(state)
         earlier = () if before is None else before.to_act
@@ -261,13 +262,3 @@ async def test_each_turn_change_is_published_once_and_told_to_its_player_once(
         if note.table_id == table_id
     ]
     assert len(again) == len(told)
-
-
-def _runs(events: list[common_pb2.StoredEvent]) -> list[list[common_pb2.StoredEvent]]:
-    runs: list[list[common_pb2.StoredEvent]] = []
-    for event in events:
-        if runs and runs[-1][-1].command_id == event.command_id:
-            runs[-1].append(event)
-        else:
-            runs.append([event])
-    return runs
