@@ -20,15 +20,17 @@ from typing import Any
 from engines.core.contract import Outcome
 from proto import common_pb2
 
-__all__ = ["TURNS_KEPT", "TURN_FIELDS", "TurnChange", "command_runs", "is_news"]
+__all__ = ["TURNS_KEPT", "TURN_FIELDS", "TURN_VERSION_AT", "TurnChange", "command_runs", "is_news"]
 
 # A bound on each shard's turns stream if no notifier reads it; a running notifier trims
 # it below what it acknowledged long before (about 4 hours of a shard at 400 commands/s
 # over 64 shards).
 TURNS_KEPT = 100_000
 
-# How many fields and values an entry has (:meth:`TurnChange.fields`).
+# How many fields and values an entry has (:meth:`TurnChange.fields`), and where the
+# version's value is among them (from 0).
 TURN_FIELDS = 12
+TURN_VERSION_AT = 5
 
 
 def is_news(before: Outcome | None, after: Outcome) -> bool:

@@ -78,7 +78,14 @@ from services.eventstore import (
 )
 from services.eventstore.durability import Waits, waits_for
 from services.logs import bind, get_logger
-from services.notifications.turns import TURN_FIELDS, TURNS_KEPT, TurnChange, command_runs, is_news
+from services.notifications.turns import (
+    TURN_FIELDS,
+    TURN_VERSION_AT,
+    TURNS_KEPT,
+    TurnChange,
+    command_runs,
+    is_news,
+)
 from services.projector.lobby import Lobby
 from services.projector.retention import FINISHED_TTL_S, Retention
 from services.scheduler.due import DuePlans
@@ -92,7 +99,9 @@ LAG_KEY = PROJECTOR_LAG_KEY
 log = get_logger("projector")
 
 # KEYS: the views (status first), then the shard's turns stream. ARGV: the version, the
-# turns stream's bound, a JSON text per view, then the fields of each turn change.
+# turns stream's bound, a JSON text per view, then the fields of each turn change. Only
+# the turn changes after the stored version are published: another projector replica
+# published those before, with the views it wrote.
 _WRITE_VIEWS = f"""
 local current = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
 if tonumber(ARGV[1]) <= current then
@@ -103,8 +112,10 @@ for i = 1, views do
   redis.call('HSET', KEYS[i], 'version', ARGV[1], 'json', ARGV[i + 2])
 end
 for i = views + 3, #ARGV, {TURN_FIELDS} do
-  local last = i + {TURN_FIELDS - 1}
-  redis.call('XADD', KEYS[#KEYS], 'MAXLEN', '~', ARGV[2], '*', unpack(ARGV, i, last))
+  if tonumber(ARGV[i + {TURN_VERSION_AT}]) > current then
+    local last = i + {TURN_FIELDS - 1}
+    redis.call('XADD', KEYS[#KEYS], 'MAXLEN', '~', ARGV[2], '*', unpack(ARGV, i, last))
+  end
 end
 return 1
 """
@@ -348,7 +359,12 @@ class Projector:
             newest[table_id] = max(newest.get(table_id, 0), version)
             feed_events[table_id].append(common_pb2.StoredEvent.FromString(fields[b"e"]))
             self.last_event_ms = max(self.last_event_ms, feed_events[table_id][-1].time_ms)
-        stored = await self._stored_versions(list(newest))
+        # A table held in the cache is taken to be stored at the cached version: its writes
+        # only move forward and publish only what is newer than what is stored, so a
+        # replica that wrote further meanwhile costs a read of the log, nothing more.
+        cached = {t: f.version for t in newest if (f := self._cache.get(t)) is not None}
+        unknown = [t for t in newest if t not in cached]
+        stored = {**cached, **(await self._stored_versions(unknown) if unknown else {})}
         writes: list[_Write] = []
         for table_id, version in newest.items():
             with bind(table_id=table_id, version=version):
@@ -372,7 +388,13 @@ class Projector:
             if advanced is not None:
                 models, turns = advanced
                 writes.append(_Write(self.store.keys(table_id), games[table_id], models, turns))
-        await self._write_all(writes)
+        try:
+            await self._write_all(writes)
+        except BaseException:
+            # What was cached may not be stored: the retry must read what is.
+            for write in writes:
+                self._cache.pop(write.keys.table_id, None)
+            raise
         for game in sorted(set(games.values())):
             await self._lobby_durable(game)
         await self.redis.xack(stream, self.group, *[entry_id for entry_id, _ in entries])
@@ -447,15 +469,16 @@ class Projector:
                 )
         reached = later[-1].version if later else folded.version
         time_ms = later[-1].time_ms if later else folded.time_ms
-        folded = _Folded(folded.meta, reached, state, control, time_ms, outcome)
-        self._cache[table_id] = folded
         if rules.schedules or control.left:
             # Only such a table can wait for a timeout or a bot's turn; a plan only
             # replaces an older version's, so reprocessing a batch changes nothing.
             to_act = table_to_act(engine, state, control)
             planned = due(rules, control, to_act, reached, time_ms)
             await self.plans.replace(game, table_id, reached, planned)
-        return render(engine, folded.meta, state, control, reached, outcome), turns
+        models = render(engine, folded.meta, state, control, reached, outcome)
+        # Cached last: a failure before this leaves the cache at what may be stored.
+        self._cache[table_id] = _Folded(folded.meta, reached, state, control, time_ms, outcome)
+        return models, turns
 
     async def write(self, keys: Keys, game: str, models: ReadModels) -> bool:
         """Write one table's read models (see :meth:`_write_all`)."""
