@@ -316,22 +316,35 @@ class Game(Generic[S, C, E]):
 
     def legal_commands(self, state: S, seat: int) -> list[C]:
         """Every command ``decide`` accepts from ``seat`` now, in the stage's order."""
-        stage, seats = self.flow.now(state)
-        if stage is None or seat not in seats:
-            return []
         listed: list[C] = []
         add = listed.append
         make = self.command_type
+        for kind, body in self.legal_moves(state, seat):
+            # command_of, spelled out: this loop builds every listed command.
+            command = make()
+            getattr(command, kind).CopyFrom(body)
+            add(command)
+        return listed
+
+    def legal_moves(self, state: S, seat: int) -> list[tuple[str, Message]]:
+        """The legal commands before each is built: ``(kind, body)`` pairs in the order of
+        ``legal_commands``. The bodies may be shared with other listings and must not be
+        changed; :meth:`command` builds the one a caller picks (the random bot picks
+        before building, which spares building all the others)."""
+        stage, seats = self.flow.now(state)
+        if stage is None or seat not in seats:
+            return []
+        listed: list[tuple[str, Message]] = []
         for kind, move in self._listings[stage.name]:
             bodies = move.candidates(state, seat)
             if not move.exact:
                 bodies = [b for b in bodies if self._accepts(move, state, b, seat)]
-            for body in bodies:
-                # command_of, spelled out: this loop builds every listed command.
-                command = make()
-                getattr(command, kind).CopyFrom(body)
-                add(command)
+            listed.extend([(kind, body) for body in bodies])
         return listed
+
+    def command(self, kind: str, body: Message) -> C:
+        """The game's ``Command`` holding a copy of ``body`` as its ``kind``."""
+        return command_of(self.command_type, kind, body)
 
     @staticmethod
     def _accepts(move: Move[S], state: S, body: Message, seat: int) -> bool:
