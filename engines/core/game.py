@@ -245,6 +245,8 @@ class Game(Generic[S, C, E]):
         self.wording: Wording = wording or _PlainWording()
         self._picture = picture
         self._oneof = command_type.DESCRIPTOR.oneofs[0].name
+        # Only a game with advance records a command's events twice (see recorders).
+        self._record = recorders.evolve if advance is not None else recorders.record
         self._check()
         # What legal_commands runs in each stage, looked up once here rather than per call.
         self._listings: dict[str, tuple[tuple[str, Move[S]], ...]] = {
@@ -286,7 +288,7 @@ class Game(Generic[S, C, E]):
         return self._initial_state()
 
     def evolve(self, state: S, event: E) -> S:
-        return self.recorders.evolve(state, event)
+        return self._record(state, event)
 
     def decide(self, state: S, command: C, seat: int, rng: Rng) -> list[E]:
         """The shared checks (module docstring), then the move's rule, then ``advance``."""
@@ -339,7 +341,9 @@ class Game(Generic[S, C, E]):
             bodies = move.candidates(state, seat)
             if not move.exact:
                 bodies = [b for b in bodies if self._accepts(move, state, b, seat)]
-            listed.extend([(kind, body) for body in bodies])
+            # Most kinds have no candidate at most moments: no list built for those.
+            if bodies:
+                listed += [(kind, body) for body in bodies]
         return listed
 
     def command(self, kind: str, body: Message) -> C:

@@ -15,7 +15,7 @@ the same.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
 from engines.core.hexgrid import Edge, Hex
@@ -46,7 +46,7 @@ WEATHERS: tuple[str, ...] = ("sun", "rain", "wind", "storm", "clouds", "question
 Triple = tuple[int, int, int]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Turn:
     """The turn in progress (Turns: the weather, then the actions)."""
 
@@ -63,7 +63,7 @@ class Turn:
     drawn_plots: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Garden:
     """The plots around the pond, what stands on them, and the two figures."""
 
@@ -79,7 +79,7 @@ class Garden:
     panda: Hex = POND
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Player:
     """One seat: its secret hand, what it completed and what its reserve holds."""
 
@@ -92,7 +92,7 @@ class Player:
     improvements: Triple = (0, 0, 0)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Supply:
     """What is left beside the garden (Takenoko's component counts)."""
 
@@ -101,7 +101,7 @@ class Supply:
     improvements: Triple = (3, 3, 3)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class FreundeState:
     """The whole table, secrets included (``view`` decides who sees what).
 
@@ -126,23 +126,25 @@ class FreundeState:
 
 
 R = TypeVar("R")
-_SET = object.__setattr__
 
 
 def changed(record: R, **changes: Any) -> R:
     """``record`` with ``changes``: ``dataclasses.replace`` for the plain classes above
-    (slots, no init-only fields, nothing checked in ``__init__``) without its per-call
-    field bookkeeping, since the recorders call it for every event."""
+    (no init-only fields, nothing checked in ``__init__``) without its per-field work,
+    since the recorders call it for every event: the new record's attributes are one
+    copy of the old one's, then the changes (the classes keep their attributes in a
+    ``__dict__`` rather than slots for that)."""
     cls = type(record)
-    new = object.__new__(cls)
-    matched = 0
-    for name in cls.__slots__:  # type: ignore[attr-defined]
-        if name in changes:
-            value = changes[name]
-            matched += 1
-        else:
-            value = getattr(record, name)
-        _SET(new, name, value)
-    if matched != len(changes):
+    if not _FIELDS[cls].issuperset(changes):
         raise TypeError(f"{cls.__name__} has no field among {sorted(changes)}")
+    new = object.__new__(cls)
+    attributes = new.__dict__
+    attributes.update(record.__dict__)
+    attributes.update(changes)
     return new
+
+
+_FIELDS: dict[type, frozenset[str]] = {
+    cls: frozenset(f.name for f in fields(cls))
+    for cls in (Turn, Garden, Player, Supply, FreundeState)
+}
