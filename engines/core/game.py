@@ -122,6 +122,10 @@ class Move(Generic[S]):
         return list(self.rule(state, body, seat))
 
 
+# A stage's command kind as legal_moves reads it: kind, candidates, exact, the move.
+_Listing = tuple[str, Callable[[S, int], Iterable[Message]], bool, Move[S]]
+
+
 @dataclass(frozen=True, slots=True)
 class Standing:
     """Scores (one per seat, in seat order), the winners once finished, and a breakdown."""
@@ -249,8 +253,11 @@ class Game(Generic[S, C, E]):
         self._record = recorders.evolve if advance is not None else recorders.record
         self._check()
         # What legal_commands runs in each stage, looked up once here rather than per call.
-        self._listings: dict[str, tuple[tuple[str, Move[S]], ...]] = {
-            stage.name: tuple((kind, self.moves[kind]) for kind in stage.commands)
+        self._listings: dict[str, tuple[_Listing[S], ...]] = {
+            stage.name: tuple(
+                (kind, self.moves[kind].candidates, self.moves[kind].exact, self.moves[kind])
+                for kind in stage.commands
+            )
             for stage in flow.stages
         }
 
@@ -337,9 +344,9 @@ class Game(Generic[S, C, E]):
         if stage is None or seat not in seats:
             return []
         listed: list[tuple[str, Message]] = []
-        for kind, move in self._listings[stage.name]:
-            bodies = move.candidates(state, seat)
-            if not move.exact:
+        for kind, candidates, exact, move in self._listings[stage.name]:
+            bodies = candidates(state, seat)
+            if not exact:
                 bodies = [b for b in bodies if self._accepts(move, state, b, seat)]
             # Most kinds have no candidate at most moments: no list built for those.
             if bodies:

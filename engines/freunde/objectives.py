@@ -155,20 +155,21 @@ def is_met(state: FreundeState, seat: int, card: int) -> bool:
 def claimable(state: FreundeState, seat: int) -> tuple[int, ...]:
     """The cards of ``seat``'s hand it may claim now."""
     player, irrigated, towers = state.players[seat], state.garden.irrigated, _towers(state)
+    hand, reserve = player.hand, player.bamboo
     last = _last_claimable[seat]
-    if last[0] is player and last[1] is irrigated and last[2] == towers:
-        return last[3]
-    answer = tuple(card for card in player.hand if _met(player, irrigated, towers, card))
-    _last_claimable[seat] = (player, irrigated, towers, answer)
+    if last[0] is hand and last[1] is reserve and last[2] is irrigated and last[3] == towers:
+        return last[4]
+    answer = tuple(card for card in hand if _met(player, irrigated, towers, card))
+    _last_claimable[seat] = (hand, reserve, irrigated, towers, answer)
     return answer
 
 
 # Each seat's last answer, with what it was worked out from: a seat's listing is asked
-# for after every command of its turn, and most commands (weather, turns, draws, a
-# figure's move that grows no tall enough stalk) change none of it. A recorder replaces
-# a player or the irrigated set rather than changing it, so identity says unchanged;
+# for after every command of its turn, and most commands (weather, turns, a figure's
+# move that grows no tall enough stalk) change none of it. A recorder replaces a hand,
+# a reserve or the irrigated set rather than changing it, so identity says unchanged;
 # holding them keeps their ids from being reused while remembered.
-_last_claimable: list[tuple[Any, ...]] = [(None, None, None, ())] * MAX_SEATS
+_last_claimable: list[tuple[Any, ...]] = [(None, None, None, None, ())] * MAX_SEATS
 
 
 def _met(player: Player, irrigated: Irrigated, towers: tuple[Tower, ...], card: int) -> bool:
