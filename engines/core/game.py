@@ -301,6 +301,8 @@ class Game(Generic[S, C, E]):
         """The shared checks (module docstring), then the move's rule, then ``advance``."""
         kind, move = self._admitted(state, command, seat)
         events: list[E] = move.decide(state, getattr(command, kind), seat, rng)  # type: ignore[assignment]
+        if self._advance is None:
+            return events
         return events + self._advanced(state, events, rng)
 
     def _admitted(self, state: S, command: C, seat: int) -> tuple[str, Move[S]]:
