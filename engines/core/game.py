@@ -51,7 +51,7 @@ construction. A move whose candidates are exactly the accepted ones says
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -330,11 +330,12 @@ class Game(Generic[S, C, E]):
         listed: list[C] = []
         add = listed.append
         make = self.command_type
-        for kind, body in self.legal_moves(state, seat):
-            # command_of, spelled out: this loop builds every listed command.
-            command = make()
-            getattr(command, kind).CopyFrom(body)
-            add(command)
+        for kind, bodies in self._listed(state, seat):
+            for body in bodies:
+                # command_of, spelled out: this loop builds every listed command.
+                command = make()
+                getattr(command, kind).CopyFrom(body)
+                add(command)
         return listed
 
     def legal_moves(self, state: S, seat: int) -> list[tuple[str, Message]]:
@@ -342,18 +343,23 @@ class Game(Generic[S, C, E]):
         ``legal_commands``. The bodies may be shared with other listings and must not be
         changed; :meth:`command` builds the one a caller picks (the random bot picks
         before building, which spares building all the others)."""
+        listed: list[tuple[str, Message]] = []
+        for kind, bodies in self._listed(state, seat):
+            listed += [(kind, body) for body in bodies]
+        return listed
+
+    def _listed(self, state: S, seat: int) -> Iterator[tuple[str, Iterable[Message]]]:
+        """Each kind the stage takes from ``seat`` now that has accepted bodies, with them."""
         stage, seats = self.flow.now(state)
         if stage is None or seat not in seats:
-            return []
-        listed: list[tuple[str, Message]] = []
+            return
         for kind, candidates, exact, move in self._listings[stage.name]:
             bodies = candidates(state, seat)
             if not exact:
                 bodies = [b for b in bodies if self._accepts(move, state, b, seat)]
-            # Most kinds have no candidate at most moments: no list built for those.
+            # Most kinds have no candidate at most moments.
             if bodies:
-                listed += [(kind, body) for body in bodies]
-        return listed
+                yield kind, bodies
 
     def command(self, kind: str, body: Message) -> C:
         """The game's ``Command`` holding a copy of ``body`` as its ``kind``."""

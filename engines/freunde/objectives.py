@@ -154,15 +154,25 @@ def is_met(state: FreundeState, seat: int, card: int) -> bool:
 
 def claimable(state: FreundeState, seat: int) -> tuple[int, ...]:
     """The cards of ``seat``'s hand it may claim now."""
-    player, irrigated, towers = state.players[seat], state.garden.irrigated, _towers(state)
+    player, irrigated = state.players[seat], state.garden.irrigated
     hand, reserve = player.hand, player.bamboo
     last = _last_claimable[seat]
-    if last[0] is hand and last[1] is reserve and last[2] is irrigated and last[3] == towers:
+    if (
+        last[0] is hand
+        and last[1] is reserve
+        and last[2] is irrigated
+        and (last[3] is None or last[3] == _towers(state))
+    ):
         return last[4]
+    # The tall stalks only matter to a hand holding a gardener card (None: they don't).
+    needs_towers = any(card in _GARDENER_CARDS for card in hand)
+    towers = _towers(state) if needs_towers else ()
     answer = tuple(card for card in hand if _met(player, irrigated, towers, card))
-    _last_claimable[seat] = (hand, reserve, irrigated, towers, answer)
+    _last_claimable[seat] = (hand, reserve, irrigated, towers if needs_towers else None, answer)
     return answer
 
+
+_GARDENER_CARDS = frozenset(o.id for o in OBJECTIVES.values() if o.kind == "gardener")
 
 # Each seat's last answer, with what it was worked out from: a seat's listing is asked
 # for after every command of its turn, and most commands (weather, turns, a figure's
