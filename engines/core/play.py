@@ -87,7 +87,7 @@ class Table:
         return events
 
     def _record(self, events: Sequence[Message]) -> None:
-        state, evolve = self.state, self.engine.evolve
+        evolve, state = self.engine.evolve, self.state
         for event in events:
             state = evolve(state, event)
         self.state = state
