@@ -153,6 +153,13 @@ class ShardKeys:
         return f"{self.prefix}:feed"
 
     @property
+    def turns(self) -> str:
+        """Each command's change of turn (someone new to act, the game's end), written by
+        the projector with the views it follows: the notifier's input (consumer group
+        ``notifier``); trimmed below its acknowledgement, capped by length."""
+        return f"{self.prefix}:turns"
+
+    @property
     def cmd(self) -> str:
         """Command envelopes sent asynchronously (bots, chat integrations)."""
         return f"{self.prefix}:cmd"
@@ -175,6 +182,12 @@ class ShardKeys:
         """Sorted set: the control commands the scheduler sends, scored by when they are
         due (ms since the epoch); each member is ``<game>|<CommandEnvelope bytes>``."""
         return f"{self.prefix}:due"
+
+    @property
+    def due_wake(self) -> str:
+        """Stream: one entry (``at``) each time a plan puts a member into ``due`` earlier
+        than any there, to wake a scheduler sleeping until the earliest; capped by length."""
+        return f"{self.due}:wake"
 
     @property
     def durable(self) -> str:
