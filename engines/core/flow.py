@@ -44,13 +44,17 @@ class Stage(Generic[S]):
     here, in the order their candidates are listed. ``waiting_for`` is what a player
     reads when it sends another kind: a sentence, or a function of the state for a
     sentence that names something ("Tend your Wheat first."). ``to_act``, when given,
-    overrides the flow's for this stage.
+    overrides the flow's for this stage. ``offered``, when given, names the kinds that
+    may list anything in a state (a superset of those that do): ``legal_commands`` asks
+    only their moves for candidates, for a stage taking many kinds of which a few are
+    open at a time.
     """
 
     name: str
     commands: tuple[str, ...]
     waiting_for: str | Callable[[S], str] = "That is not possible now."
     to_act: Seats[S] | None = None
+    offered: Callable[[S], frozenset[str]] | None = None
 
     def message(self, state: S) -> str:
         """The sentence a player reads when it sends a command this stage does not take."""

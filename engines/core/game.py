@@ -46,7 +46,8 @@ picture of players and scores.
 candidate bodies and each is kept only if its rule accepts it, so the two agree by
 construction. A move whose candidates are exactly the accepted ones says
 ``exact=True`` and skips that check (a fast path; the conformance check of
-:mod:`engines.core.testing` proves it).
+:mod:`engines.core.testing` proves it). A stage that takes many kinds, few of them open
+at a time, may say which are (``Stage.offered``) so the others are not asked.
 """
 
 from __future__ import annotations
@@ -260,6 +261,7 @@ class Game(Generic[S, C, E]):
             )
             for stage in flow.stages
         }
+        self._narrowed: dict[tuple[str, frozenset[str]], tuple[_Listing[S], ...]] = {}
 
     def _check(self) -> None:
         """Refuse, at import time, a game whose parts do not fit together."""
@@ -321,8 +323,9 @@ class Game(Generic[S, C, E]):
     def _advanced(self, state: S, events: Sequence[E], rng: Rng) -> list[E]:
         if self._advance is None:
             return []
+        evolve = self.recorders.evolve
         for event in events:
-            state = self.evolve(state, event)
+            state = evolve(state, event)
         return list(self._advance(state, rng))
 
     def legal_commands(self, state: S, seat: int) -> list[C]:
@@ -353,7 +356,10 @@ class Game(Generic[S, C, E]):
         stage, seats = self.flow.now(state)
         if stage is None or seat not in seats:
             return
-        for kind, candidates, exact, move in self._listings[stage.name]:
+        listing = self._listings[stage.name]
+        if stage.offered is not None:
+            listing = self._offered(stage.name, stage.offered(state))
+        for kind, candidates, exact, move in listing:
             bodies = candidates(state, seat)
             if not exact:
                 bodies = [b for b in bodies if self._accepts(move, state, b, seat)]
@@ -364,6 +370,16 @@ class Game(Generic[S, C, E]):
     def command(self, kind: str, body: Message) -> C:
         """The game's ``Command`` holding a copy of ``body`` as its ``kind``."""
         return command_of(self.command_type, kind, body)
+
+    def _offered(self, stage: str, kinds: frozenset[str]) -> tuple[_Listing[S], ...]:
+        """The stage's listing narrowed to ``kinds``, in the stage's order (remembered:
+        a game offers few distinct sets)."""
+        key = (stage, kinds)
+        narrowed = self._narrowed.get(key)
+        if narrowed is None:
+            narrowed = tuple(entry for entry in self._listings[stage] if entry[0] in kinds)
+            self._narrowed[key] = narrowed
+        return narrowed
 
     @staticmethod
     def _accepts(move: Move[S], state: S, body: Message, seat: int) -> bool:

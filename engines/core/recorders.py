@@ -66,9 +66,9 @@ class Recorders(Generic[S]):
         self.oneof = event_type.DESCRIPTOR.oneofs[0].name
         self._kinds = oneof_kinds(event_type)
         self._recorders: dict[str, Recorder[S]] = {}
-        # (id(state), id(event)) -> (state, event, state after): the entry holds both
-        # objects, so neither id can be taken by another object while it lives.
-        self._recent: dict[tuple[int, int], tuple[S, Message, S]] = {}
+        # id(event) -> (state, event, state after): the entry holds both objects, so the
+        # id cannot be taken by another event while it lives, and ``is`` checks the state.
+        self._recent: dict[int, tuple[S, Message, S]] = {}
 
     def on(self, kind: str) -> Callable[[F], F]:
         """Register the decorated function as the recorder of ``kind``."""
@@ -94,9 +94,9 @@ class Recorders(Generic[S]):
     def evolve(self, state: S, event: Message) -> S:
         """Record ``event`` in ``state``; an empty event records nothing. The same
         ``state`` and ``event`` objects give the same state object as last time."""
-        key = (id(state), id(event))
+        key = id(event)
         known = self._recent.get(key)
-        if known is not None:
+        if known is not None and known[0] is state:
             return known[2]
         after = self.record(state, event)
         if len(self._recent) >= REMEMBERED:

@@ -19,7 +19,8 @@ __all__ = [
 
 
 def wrap(**kind: object) -> pb.Event:
-    """An ``Event`` holding the one message given by keyword (``wrap(turn_began=...)``)."""
+    """An ``Event`` holding the one message given by keyword (``wrap(turn_began=...)``),
+    or built from a dict of its fields (faster: built in place rather than copied)."""
     return pb.Event(**kind)  # type: ignore[arg-type]
 
 
@@ -36,22 +37,22 @@ def cells_of(numbers: Iterable[int]) -> frozenset[Cell]:
 
 def resources(seat: int, reason: str, **deltas: int) -> pb.Event:
     """A signed change of one player's supply and tracks."""
-    return wrap(resources_changed=pb.ResourcesChanged(seat=seat, reason=reason, **deltas))
+    return wrap(resources_changed={"seat": seat, "reason": reason, **deltas})
 
 
 def granted(
     seat: int, source: str, tasks: Iterable[TaskSpec], new_step: bool, mode: str = ""
 ) -> pb.Event:
     return wrap(
-        tasks_granted=pb.TasksGranted(
-            seat=seat,
-            source=source,
-            tasks=[pb.Task(kind=k, amount=a) for k, a in tasks],
-            new_step=new_step,
-            mode=mode,
-        )
+        tasks_granted={
+            "seat": seat,
+            "source": source,
+            "tasks": [{"kind": k, "amount": a} for k, a in tasks],
+            "new_step": new_step,
+            "mode": mode,
+        }
     )
 
 
 def resolved(seat: int, task: int, used: str = "") -> pb.Event:
-    return wrap(task_resolved=pb.TaskResolved(seat=seat, task=task, used=used))
+    return wrap(task_resolved={"seat": seat, "task": task, "used": used})

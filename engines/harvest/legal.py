@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from functools import cache, lru_cache
 
+from engines.core.polyomino import Cell, Shape
 from engines.harvest.actions import REUSES, reuse_task
 from engines.harvest.benefits import is_simple, options_for
 from engines.harvest.buildings import repeatable
@@ -32,14 +33,17 @@ from engines.harvest.fields import (
 )
 from engines.harvest.rules import (
     SEED_FIELDS,
+    Purse,
     bucket_track,
     is_open,
     payments,
+    purse,
+    purse_payments,
     space_cost,
     spaces_in_play,
 )
 from engines.harvest.setup import draft_refusal
-from engines.harvest.state import HarvestState, Step
+from engines.harvest.state import HarvestState, Step, Task
 from engines.harvest.store import ITEMS, item_price, purchase_refusal
 from engines.harvest.trading import seed_upgrade_refusal, trade_refusal
 from engines.harvest.workshop import (
@@ -68,6 +72,7 @@ __all__ = [
     "repeat_buildings",
     "rerolls",
     "reuse_spaces",
+    "step_offers",
     "take_benefits",
     "tend_crops",
     "trades",
@@ -77,6 +82,44 @@ __all__ = [
 
 
 NONE: tuple[()] = ()
+
+# The step commands each task kind opens (beyond the simple benefits, the Forest Die's
+# re-roll and Finish): the superset ``step_offers`` gives the kit, so that of the
+# fourteen step commands only those with a waiting task are asked for candidates.
+_OPENED_BY: dict[str, tuple[str, ...]] = {
+    "purchase": ("purchase",),
+    "field": ("field_action",),
+    "trade": ("trade",),
+    "seed_upgrade": ("upgrade_seed",),
+    "repeat_built": ("repeat_building",),
+    "plant_free": ("plant_seed",),
+    "tend_free": ("tend_crop",),
+    **{kind: ("reuse_space",) for kind in REUSES},
+}
+for _commands, _tasks in (
+    (("upgrade_bucket",), UPGRADE_TASKS),
+    (("clear_land",), CLEAR_TASKS),
+    (("build",), BUILD_TASKS),
+):
+    for _task_kind in _tasks:
+        _OPENED_BY[_task_kind] = _OPENED_BY.get(_task_kind, ()) + _commands
+
+
+def step_offers(state: HarvestState) -> frozenset[str]:
+    """The step commands that may list anything for the top step (``Stage.offered``)."""
+    return _offers(_top(state).kinds)
+
+
+@cache
+def _offers(kinds: frozenset[str]) -> frozenset[str]:
+    offered = {"finish"}
+    for kind in kinds:
+        offered.update(_OPENED_BY.get(kind, ()))
+        if is_simple(Task(kind)):
+            offered.add("take_benefit")
+        if kind.startswith("die:"):
+            offered.add("reroll_die")
+    return frozenset(offered)
 
 
 def _top(state: HarvestState) -> Step:
@@ -101,34 +144,27 @@ def choose_sunrises(state: HarvestState, seat: int) -> list[pb.ChooseSunrise]:
     return [pb.ChooseSunrise(tile=tile) for tile in state.display]
 
 
-def _coins_water_fertilizer(payment: pb.Payment) -> tuple[int, int, int]:
-    return payment.coins, payment.water, payment.fertilizer
+@lru_cache(maxsize=8192)
+def _placings(space: str, cost: int, held: Purse) -> tuple[pb.PlaceWorker, ...]:
+    """The placements on one space for what the player holds, built once (shared
+    bodies: the kit copies each it lists)."""
+    return tuple(pb.PlaceWorker(space=space, payment=p) for p in purse_payments(held, cost))
 
 
-@lru_cache(maxsize=4096)
-def _placing(space: str, paid: tuple[int, int, int]) -> pb.PlaceWorker:
-    """One placement, built once (shared bodies: the kit copies each it lists)."""
-    coins, water, fertilizer = paid
-    payment = pb.Payment(coins=coins, water=water, fertilizer=fertilizer)
-    return pb.PlaceWorker(space=space, payment=payment)
+@lru_cache(maxsize=8192)
+def _buyings(item: str, held: Purse) -> tuple[pb.Purchase, ...]:
+    """The purchases of one item for what the player holds, built once (shared bodies)."""
+    return tuple(pb.Purchase(item=item, payment=p) for p in purse_payments(held, item_price(item)))
 
 
-@lru_cache(maxsize=4096)
-def _buying(item: str, paid: tuple[int, int, int]) -> pb.Purchase:
-    """One purchase, built once (shared bodies: the kit copies each it lists)."""
-    coins, water, fertilizer = paid
-    return pb.Purchase(
-        item=item, payment=pb.Payment(coins=coins, water=water, fertilizer=fertilizer)
-    )
-
-
-def place_workers(state: HarvestState, seat: int) -> Iterator[pb.PlaceWorker]:
-    player = state.players[seat]
+def place_workers(state: HarvestState, seat: int) -> list[pb.PlaceWorker]:
+    held = purse(state.players[seat])
     closed = {space for space, _ in state.placements}
+    listed: list[pb.PlaceWorker] = []
     for space in spaces_in_play(state):
         if space.always_open or space.id not in closed:
-            for payment in payments(player, space_cost(state, space)):
-                yield _placing(space.id, _coins_water_fertilizer(payment))
+            listed += _placings(space.id, space_cost(state, space), held)
+    return listed
 
 
 def move_pieces(state: HarvestState, seat: int) -> Iterator[pb.MovePiece]:
@@ -146,13 +182,19 @@ def finishes(state: HarvestState, seat: int) -> tuple[pb.Finish]:
     return (pb.Finish(),)
 
 
-def take_benefits(state: HarvestState, seat: int) -> list[pb.TakeBenefit]:
-    return [
+def take_benefits(state: HarvestState, seat: int) -> tuple[pb.TakeBenefit, ...]:
+    return _benefits(_top(state).tasks)
+
+
+@lru_cache(maxsize=4096)
+def _benefits(tasks: tuple[Task, ...]) -> tuple[pb.TakeBenefit, ...]:
+    """The benefits of a step's tasks, built once (shared bodies)."""
+    return tuple(
         pb.TakeBenefit(task=index, option=option)
-        for index, task in enumerate(_top(state).tasks)
+        for index, task in enumerate(tasks)
         if is_simple(task)
         for option in options_for(task)
-    ]
+    )
 
 
 def rerolls(state: HarvestState, seat: int) -> Iterable[pb.RerollDie]:
@@ -165,12 +207,12 @@ def rerolls(state: HarvestState, seat: int) -> Iterable[pb.RerollDie]:
 def purchases(state: HarvestState, seat: int) -> Iterable[pb.Purchase]:
     if "purchase" not in _top(state).kinds:
         return NONE
-    player = state.players[seat]
+    held = purse(state.players[seat])
     return [
-        _buying(item, _coins_water_fertilizer(payment))
+        purchase
         for item in ITEMS
         if purchase_refusal(state, seat, item) is None
-        for payment in payments(player, item_price(item))
+        for purchase in _buyings(item, held)
     ]
 
 
@@ -200,12 +242,19 @@ def clear_lands(state: HarvestState, seat: int) -> Iterable[pb.ClearLand]:
     if index < 0:
         return NONE
     player = state.players[seat]
+    return _clearings(player.forests, action_price(kind, "clear_land"), purse(player))
+
+
+@lru_cache(maxsize=4096)
+def _clearings(forests: tuple[Cell, ...], cost: int, held: Purse) -> tuple[pb.ClearLand, ...]:
+    """Every Clear Land for these Forests and what the player holds, built once (shared
+    bodies: the kit copies each it lists)."""
     grid = content().grid
-    return [
+    return tuple(
         pb.ClearLand(forest=grid.index(forest), payment=payment)
-        for forest in player.forests
-        for payment in payments(player, action_price(kind, "clear_land"))
-    ]
+        for forest in forests
+        for payment in purse_payments(held, cost)
+    )
 
 
 def builds(state: HarvestState, seat: int) -> Iterable[pb.Build]:
@@ -213,22 +262,47 @@ def builds(state: HarvestState, seat: int) -> Iterable[pb.Build]:
     if step.kinds.isdisjoint(BUILD_TASKS) or allowing(step, BUILD_TASKS, "build")[0] < 0:
         return NONE
     player = state.players[seat]
-    grid = content().grid
-    sites = [grid.index(site) for site in build_sites(player)]
+    held, sites = purse(player), build_sites(player)
     return [
-        pb.Build(slot=slot, cell=cell, payment=payment)
+        body
         for slot, building in enumerate(state.workshop)
         if building
-        for payment in payments(player, build_cost(state, player, slot))
-        for cell in sites
+        for body in _buildings(slot, build_cost(state, player, slot), held, sites)
     ]
+
+
+@lru_cache(maxsize=4096)
+def _buildings(slot: int, cost: int, held: Purse, sites: tuple[Cell, ...]) -> tuple[pb.Build, ...]:
+    """Every Build from one Workshop slot, built once (shared bodies)."""
+    grid = content().grid
+    cells = [grid.index(site) for site in sites]
+    return tuple(
+        pb.Build(slot=slot, cell=cell, payment=payment)
+        for payment in purse_payments(held, cost)
+        for cell in cells
+    )
 
 
 def trades(state: HarvestState, seat: int) -> Iterable[pb.Trade]:
     if "trade" not in _top(state).kinds:
         return NONE
     player = state.players[seat]
-    return [trade for trade in _trade_offers() if trade_refusal(player, trade) is None]
+    # trade_refusal reads only these of the player: the open trades are remembered by them.
+    held = (
+        bool(player.forests),
+        player.seeds,
+        *[getattr(player, give) for give, _ in content().trade_costs],
+    )
+    open_trades = _open_trades.get(held)
+    if open_trades is None:
+        open_trades = tuple(t for t in _trade_offers() if trade_refusal(player, t) is None)
+        if len(_open_trades) >= 4096:
+            _open_trades.clear()
+        _open_trades[held] = open_trades
+    return open_trades
+
+
+_open_trades: dict[tuple[object, ...], tuple[pb.Trade, ...]] = {}
 
 
 @cache
@@ -277,11 +351,17 @@ def plant_seeds(state: HarvestState, seat: int) -> Iterable[pb.PlantSeed]:
         return NONE
     player = state.players[seat]
     return [
-        pb.PlantSeed(seed=seed, cells=cell_numbers(spot))
+        body
         for index, seed in enumerate(SEED_FIELDS)
         if player.seeds[index] > 0 and (free or player.fertilizer >= plant_cost(player, seed))
-        for spot in planting_spots(player, seed)
+        for body in _plantings(seed, planting_spots(player, seed))
     ]
+
+
+@lru_cache(maxsize=4096)
+def _plantings(seed: str, spots: tuple[Shape, ...]) -> tuple[pb.PlantSeed, ...]:
+    """The plantings of a seed on these spots, built once (shared bodies)."""
+    return tuple(pb.PlantSeed(seed=seed, cells=cell_numbers(spot)) for spot in spots)
 
 
 def tend_crops(state: HarvestState, seat: int) -> Iterable[pb.TendCrop]:

@@ -25,7 +25,7 @@ __all__ = ["MOVES", "finish"]
 def finish(state: HarvestState, cmd: pb.Finish, seat: int) -> list[pb.Event]:
     """End what is being resolved (a sub-action, a space's actions, a turn), giving up
     the optional benefits left; or pass on Jaime's move."""
-    return [wrap(step_finished=pb.StepFinished(seat=seat))]
+    return [wrap(step_finished={"seat": seat})]
 
 
 MOVES: dict[str, Move[HarvestState]] = {

@@ -30,6 +30,8 @@ __all__ = [
     "pay",
     "payment_of",
     "payments",
+    "purse",
+    "purse_payments",
     "seed_count",
     "space_cost",
     "space_tasks",
@@ -173,22 +175,41 @@ def space_tasks(state: HarvestState, space: Space) -> tuple[TaskSpec, ...]:
     return space.tasks
 
 
+Purse = tuple[int, int, int, bool]
+"""What paying a Coin cost depends on: Coins, Water, Fertilizer, and whether the player
+may pay with Water and Fertilizer (River the Fox)."""
+
+
+def purse(player: Player) -> Purse:
+    if pays_with_goods(player):
+        return player.coins, player.water, player.fertilizer, True
+    # Only Coins pay: one purse per Coin count, so the bodies built for it are shared more.
+    return player.coins, 0, 0, False
+
+
 def payments(player: Player, cost: int) -> Sequence[pb.Payment]:
     """Every way the player may pay a Coin cost (River the Fox: Water and Fertilizer too).
 
     Read only: a command built with one copies it.
     """
+    return purse_payments(purse(player), cost)
+
+
+@lru_cache(maxsize=8192)
+def purse_payments(held: Purse, cost: int) -> tuple[pb.Payment, ...]:
+    """``payments`` for what the player holds (cached: callers only read them)."""
+    coins_held, water_held, fertilizer_held, goods = held
     if cost <= 0:
         return _in_coins(0)
-    if not pays_with_goods(player):
-        return _in_coins(cost) if player.coins >= cost else ()
+    if not goods:
+        return _in_coins(cost) if coins_held >= cost else ()
     found = []
-    for water in range(min(cost, player.water) + 1):
-        for fertilizer in range(min(cost - water, player.fertilizer) + 1):
+    for water in range(min(cost, water_held) + 1):
+        for fertilizer in range(min(cost - water, fertilizer_held) + 1):
             coins = cost - water - fertilizer
-            if coins <= player.coins:
+            if coins <= coins_held:
                 found.append(pb.Payment(coins=coins, water=water, fertilizer=fertilizer))
-    return found
+    return tuple(found)
 
 
 # The commands that may cost Coins.

@@ -9,6 +9,7 @@ in the order ``legal_commands`` lists them.
 from __future__ import annotations
 
 from engines.core.flow import Flow, Stage
+from engines.harvest.legal import step_offers
 from engines.harvest.setup import draft_order
 from engines.harvest.state import HarvestState
 
@@ -77,7 +78,9 @@ FLOW: Flow[HarvestState] = Flow(
         Stage("plant", ("plant_seed", "finish"), "Finish your plant action first."),
         Stage("tend", ("tend_crop", "finish"), "Finish your tend action first."),
         Stage("owed", ("tend_crop",), _owed),
-        Stage("step", STEP_COMMANDS, "That is not one of the actions waiting."),
+        Stage(
+            "step", STEP_COMMANDS, "That is not one of the actions waiting.", offered=step_offers
+        ),
         Stage("waiting", (), "Nobody may act now."),
     ),
     stage_of=stage_of,

@@ -29,7 +29,7 @@ __all__ = ["advance"]
 
 
 def _turn(phase: str, seat: int) -> pb.Event:
-    return wrap(turn_began=pb.TurnBegan(phase=phase, seat=seat))
+    return wrap(turn_began={"phase": phase, "seat": seat})
 
 
 def _after(state: HarvestState, phase: str) -> tuple[tuple[int, ...], int]:

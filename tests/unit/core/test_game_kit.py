@@ -166,6 +166,26 @@ def test_conformance_catches_a_rule_that_accepts_an_unlisted_move() -> None:
         conformance(broken, 2, range(5), deep_every=1)
 
 
+def _offering(kinds: frozenset[str]) -> Game[Goofspiel, goofspiel_pb2.Command, goofspiel_pb2.Event]:
+    """Goofspiel with every stage offering only ``kinds`` for listing."""
+    flow = PARTS["flow"]
+    stages = tuple(dataclasses.replace(s, offered=lambda state: kinds) for s in flow.stages)
+    return variant(flow=dataclasses.replace(flow, stages=stages))
+
+
+def test_a_stage_lists_only_the_kinds_it_offers() -> None:
+    """Offering the bid lists the bids; offering nothing lists nothing, which the
+    conformance check catches (a seat to act with no command)."""
+    started = goofspiel_pb2.Event(game_started=goofspiel_pb2.GameStarted(seats=2, cards=3))
+    revealed = goofspiel_pb2.Event(prize_revealed=goofspiel_pb2.PrizeRevealed(prize=2))
+    state = given(goofspiel.ENGINE, started, revealed).state
+    bids = [c.bid.card for c in _offering(frozenset({"bid"})).legal_commands(state, 0)]
+    assert bids == [1, 2, 3]
+    assert _offering(frozenset()).legal_commands(state, 0) == []
+    with pytest.raises(AssertionError, match="with no command"):
+        conformance(_offering(frozenset()), 2, range(2), deep_every=1)
+
+
 def test_conformance_catches_a_redaction_that_keeps_a_secret() -> None:
     """A policy whose secret applies but whose redact shows it anyway is caught."""
 
