@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from engines.tend.content import content
+from engines.tend.engine import ENGINE
 from engines.tend.events import table_square
 from engines.tend.state import TendState
-from engines.tend.engine import ENGINE
 from proto import tend_pb2 as pb
 from tests.engines.tend.given import (
     Scripted,
@@ -82,20 +82,18 @@ def test_every_project_row_is_completed_by_the_goods_it_shows(feature: str, row:
     row, which gives its reward (a badge project's medal, a special project's ability)."""
     project = content().features[feature]
     history = [*opening()]
-    completed: list[pb.Event] = []
+    last: list[pb.Event] = []
     for space in project.row_spaces(row):
         good = _a_good_for(project.spaces[space])
         history.append(gained(0, good))
-        spend = cmd(spend=pb.Spend(good=good, feature=feature, space=space))
-        events = step(history, 0, spend)
-        history += events
-        completed = [ev for ev in events if ev.HasField("row_completed")]
-    assert [ev.row_completed for ev in completed] == [
-        pb.RowCompleted(seat=0, feature=feature, row=row)
-    ]
-    rewards = project.rewards[row]
-    state = position(history).state
-    for effect in rewards:
+        last = step(history, 0, cmd(spend=pb.Spend(good=good, feature=feature, space=space)))
+        history += last
+    done = [ev.row_completed for ev in last if ev.HasField("row_completed")]
+    assert done == [pb.RowCompleted(seat=0, feature=feature, row=row)]
+    goods = [g for ev in last if ev.HasField("goods_gained") for g in ev.goods_gained.goods]
+    player = position(history).state.players[0]
+    for effect in project.rewards[row]:
+        if effect.kind == "good":
+            assert effect.name in goods
         if effect.kind == "ability":
-            assert effect.name in state.players[0].abilities
-    assert (feature, row) in state.players[0].rows_done
+            assert effect.name in player.abilities
