@@ -196,9 +196,9 @@ def _scores() -> None:
     print(f"  greedy won {wins} of 4 mixed tables", flush=True)
 
 
-def _usage(games: int) -> None:
-    """Count, over random games, how often each card, space, square and good is used."""
-    c = content()
+def usage_counts(games: int) -> dict[str, Counter[str]]:
+    """Over ``games`` random two-player games, how often each card, space, row, good,
+    objective, neighbour card and fishing or geode square was used."""
     used: dict[str, Counter[str]] = {
         k: Counter()
         for k in ("cards", "spaces", "rows", "goods", "objectives", "neighbours", "squares")
@@ -211,7 +211,13 @@ def _usage(games: int) -> None:
             seat = rnd.choice(ENGINE.outcome(table.state).to_act)
             table.execute(seat, bots[seat].choose(ENGINE, table.state, seat))
         _count(table, used)
-    every: dict[str, list[str]] = {
+    return used
+
+
+def every_use() -> dict[str, list[str]]:
+    """Every piece of content the usage counts, by kind (squares as ``table:number``)."""
+    c = content()
+    return {
         "cards": list(c.cards),
         "spaces": [f"{f.id}:{n}" for f in c.features.values() for n in range(len(f.spaces))],
         "rows": [f"{f.id}:{r}" for f in c.features.values() for r in range(len(f.rows))]
@@ -221,20 +227,52 @@ def _usage(games: int) -> None:
         "neighbours": list(c.neighbour_cards),
         "squares": [f"{t}:{n}" for t in (*c.tables, "geode") for n in range(25)],
     }
+
+
+def _usage(games: int) -> None:
+    """Print how often each piece of content was used, every one of them, and which never."""
+    used = usage_counts(games)
     print(f"content used in {games} random 2-player games:", flush=True)
-    for kind, names in every.items():
+    for kind, names in every_use().items():
         counts = used[kind]
-        never = [n for n in names if not counts[n]]
+        # An empty fishing square holds nothing to catch: it is not content to use.
         if kind == "squares":
-            never = [n for n in never if _holds_something(n)]
-        least = sorted(names, key=counts.__getitem__)[:4]
+            names = [n for n in names if _holds_something(n)]
+        never = [n for n in names if not counts[n]]
         print(
             f"  {kind:<11} {len(names) - len(never):4d} of {len(names):4d} used; "
-            f"least used: {', '.join(f'{n} {counts[n]}' for n in least)}",
+            f"fewest {min(counts[n] for n in names)}",
             flush=True,
         )
-        if never:
-            print(f"    never: {', '.join(never)}", flush=True)
+        if kind == "squares":
+            _print_tables(counts)
+        else:
+            _print_wrapped([f"{n} {counts[n]}" for n in names])
+        print(f"    never: {', '.join(never) or 'none'}", flush=True)
+
+
+def _print_wrapped(items: list[str], width: int = 100) -> None:
+    line = "   "
+    for item in items:
+        if len(line) + len(item) + 2 > width:
+            print(line, flush=True)
+            line = "   "
+        line += f" {item},"
+    if line.strip():
+        print(line.rstrip(","), flush=True)
+
+
+def _print_tables(counts: Counter[str]) -> None:
+    """Each fishing table and the geode card as a 5 x 5 grid of catches (rows: the white
+    die 2-6; columns: the black die 2-6; ``-`` an empty square)."""
+    for table in (*content().tables, "geode"):
+        print(f"    {table}:", flush=True)
+        for row in range(5):
+            cells = []
+            for col in range(5):
+                name = f"{table}:{row * 5 + col}"
+                cells.append(f"{counts[name]:6d}" if _holds_something(name) else "     -")
+            print(f"      white {row + 2}:{''.join(cells)}", flush=True)
 
 
 def _holds_something(square: str) -> bool:
