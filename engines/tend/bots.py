@@ -213,7 +213,7 @@ _ACTION = {"tend": 2.0, "chop": 2.2, "mine": 2.4, "fish": 2.2, "any": 2.4}
 _RESHUFFLING = frozenset({"move_animal"})
 # Moves whose outcome is drawn: the look-ahead averages a few draws of its own.
 _DRAWING = frozenset({"chop", "mine", "cast", "discard_neighbour"})
-_LOOKAHEADS = tuple(Rng(b"tend-greedy-lookahead", "bot", n) for n in range(4))
+_LOOKAHEADS = 4
 
 
 def _feature_value(feature: Feature, row: int, late: float) -> float:
@@ -264,20 +264,36 @@ def _objectives_ahead(state: TendState, player: Player) -> float:
     return ahead
 
 
-def _farm(state: TendState, player: Player) -> float:
+def _farm(player: Player) -> float:
     """Dice on the farm, room to plant and to keep animals, fences that close pens."""
+    return _farm_value(
+        player.tilled, player.fences, player.trellises, player.dice, player.owed_animals
+    )
+
+
+@lru_cache(maxsize=8192)
+def _farm_value(
+    tilled: tuple[int, ...],
+    fences: tuple[int, ...],
+    trellises: tuple[int, ...],
+    dice: tuple[Any, ...],
+    owed: tuple[str, ...],
+) -> float:
+    # Cached on the farm's own marks: most moves a greedy player weighs leave the farm
+    # as it was, and finding pens and plots is most of the cost of its estimate.
     c = content()
-    value = sum(6.0 if c.dice[d.die].kind == "animal" else 4.0 for d in player.dice)
-    value += 0.1 * min(len(player.tilled), 40) + 1.5 * len(player.trellises)
-    value += sum(1.5 for crop in c.crops if crop_spots(player, crop))
-    value += sum(2.0 for animal in c.animals if animal_spots(player, animal))
-    fences = cells(player.fences)
+    farm = Player(tilled=tilled, fences=fences, trellises=trellises, dice=dice)
+    value = sum(6.0 if c.dice[d.die].kind == "animal" else 4.0 for d in dice)
+    value += 0.1 * min(len(tilled), 40) + 1.5 * len(trellises)
+    value += sum(1.5 for crop in c.crops if crop_spots(farm, crop))
+    value += sum(2.0 for animal in c.animals if animal_spots(farm, animal))
+    fenced = cells(fences)
     joined = sum(
         1
-        for r, col in fences
-        if any((r + dr, col + dc) in fences for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
+        for r, col in fenced
+        if any((r + dr, col + dc) in fenced for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
     )
-    return value + 0.1 * len(fences) + 0.15 * joined + 4.0 * len(player.owed_animals)
+    return value + 0.1 * len(fenced) + 0.15 * joined + 4.0 * len(owed)
 
 
 def _option_value(player: Player, option: Option) -> float:
@@ -390,7 +406,7 @@ def worth(state: TendState, seat: int) -> float:
         score
         + _objectives_ahead(state, player)
         + _sheet_progress(state, player)
-        + _farm(state, player)
+        + _farm(player)
         + _in_hand(state, player)
         + _neighbours(state, player)
         + _manifest_rows(player)
@@ -443,9 +459,12 @@ class GreedyBot(_Bot):
 
     def _after(self, engine: Any, state: TendState, command: Message, seat: int) -> float:
         """The worth after ``command``; a move that draws is averaged over a few draws."""
-        draws = _LOOKAHEADS if _kind(command) in _DRAWING else _LOOKAHEADS[:1]
+        draws = _LOOKAHEADS if _kind(command) in _DRAWING else 1
         total = 0.0
-        for rng in draws:
+        for n in range(draws):
+            # A fresh stream each time: an ``Rng`` is consumed as it draws, and a shared
+            # one would make each choice depend on every look-ahead made before it.
+            rng = Rng(b"tend-greedy-lookahead", "bot", n)
             try:
                 events = engine.decide(state, command, seat, rng)
             except RuleViolation:
@@ -454,7 +473,7 @@ class GreedyBot(_Bot):
             for event in events:
                 after = engine.evolve(after, event)
             total += worth(after, seat)
-        return total / len(draws)
+        return total / draws
 
 
 BOTS: dict[str, Any] = {"random": RandomBot, "greedy": GreedyBot}
