@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -39,7 +40,7 @@ from engines.tend.farm_area import animal_spots, cells, crop_spots
 from engines.tend.measures import holds, measure
 from engines.tend.scoring import final_score
 from engines.tend.scratch_off import remaining
-from engines.tend.state import Player, Scratch, TendState
+from engines.tend.state import Player, Scratch, TendState, added
 from engines.tend.task_phase import awaiting_half
 
 __all__ = ["BOTS", "GreedyBot", "RandomBot", "kind_first", "worth"]
@@ -256,11 +257,16 @@ def _sheet_progress(state: TendState, player: Player) -> float:
     return value
 
 
+_OBJECTIVE_NOW = 0.8
+_OBJECTIVE_LATER = 0.8
+
+
 def _objectives_ahead(state: TendState, player: Player) -> float:
     ahead = 0.0
     for season in range(len(player.objectives) + 1, 4):
         objective = content().objectives[state.objectives[season - 1]]
-        ahead += 0.8 * measure(player, objective.measure) / objective.every * objective.points
+        weight = _OBJECTIVE_NOW if season == len(player.objectives) + 1 else _OBJECTIVE_LATER
+        ahead += weight * measure(player, objective.measure) / objective.every * objective.points
     return ahead
 
 
@@ -354,6 +360,9 @@ def _supply(
     return {good: min(1.0, amount / 4) for good, amount in seen.items()}
 
 
+_NEIGHBOUR_BOX = 1.0
+
+
 def _neighbours(state: TendState, player: Player) -> float:
     """Boxes the cards beside the tracks may still cross, as likely as their goods are
     to come by; alone every box is 3 points, at a table about 2."""
@@ -362,7 +371,7 @@ def _neighbours(state: TendState, player: Player) -> float:
     supply = _supply(player.woods, player.mine, player.areas, player.dice)
     # Half what a gift would bring: a card is only a chance, and a gifted card's side
     # is refilled at the next neighbour phase.
-    per_box = 1.5 if state.seats == 1 else 1.0
+    per_box = _NEIGHBOUR_BOX * (1.5 if state.seats == 1 else 1.0)
     value = 0.0
     for side, crossed in (("left", player.track_left), ("right", player.track_right)):
         card = player.card_beside(side)
@@ -375,6 +384,9 @@ def _neighbours(state: TendState, player: Player) -> float:
     return value
 
 
+_MANIFEST_ROW = 8.0
+
+
 def _manifest_rows(player: Player) -> float:
     """Manifest rows on their way to a bonus task: the fuller, the more (squared); a
     completed row keeps its worth, so completing one is never a loss."""
@@ -383,11 +395,14 @@ def _manifest_rows(player: Player) -> float:
     for _, boxes in player.shipped:
         for cell in boxes:
             filled[cell // grid.cols] += 1
-    return sum(8.0 * (n / grid.cols) ** 2 for n in filled)
+    return sum(_MANIFEST_ROW * (n / grid.cols) ** 2 for n in filled)
+
+
+_COIN = 0.3
 
 
 def _in_hand(state: TendState, player: Player) -> float:
-    value = 0.3 * player.purse + 0.5 * len(player.pending)
+    value = _COIN * player.purse + 0.5 * len(player.pending)
     if player.task is not None:
         value += player.task.actions * _ACTION.get(player.task.kind, 2.0)
     value += sum(_ACTION[w.task] * (1 + w.bonus) for w in (*player.line, *player.bonus))
@@ -449,7 +464,7 @@ class GreedyBot(_Bot):
     def _best_of(self, engine: Any, state: TendState, seat: int, legal: list[Message]) -> Message:
         best: list[Message] = []
         best_value = float("-inf")
-        for command in legal:
+        for command in _best_draws(state.players[seat], legal):
             value = self._after(engine, state, command, seat)
             if value > best_value + 1e-9:
                 best, best_value = [command], value
@@ -474,6 +489,33 @@ class GreedyBot(_Bot):
                 after = engine.evolve(after, event)
             total += worth(after, seat)
         return total / draws
+
+
+def _best_draws(player: Player, legal: list[Message]) -> list[Message]:
+    """``legal`` without the draws that cannot be best: drawing one mark on one square or
+    another changes only the farm's worth, so among the draws of a mark only those
+    whose farm is worth most need the full look-ahead (most of a greedy game's
+    look-aheads were draws, a hundred squares for each mark)."""
+    farms: dict[int, float] = {}
+    for n, command in enumerate(legal):
+        if _kind(command) == "draw":
+            farms[n] = _farm(_drawn(player, command.draw.mark, command.draw.cell))
+    most: dict[str, float] = {}
+    for n, value in farms.items():
+        mark = legal[n].draw.mark
+        most[mark] = max(most.get(mark, value), value)
+    return [
+        c for n, c in enumerate(legal) if n not in farms or farms[n] >= most[c.draw.mark] - 1e-9
+    ]
+
+
+def _drawn(player: Player, mark: str, cell: int) -> Player:
+    """The farm with one more mark (as ``evolve`` draws it)."""
+    if mark == "tilled":
+        return replace(player, tilled=added(player.tilled, cell))
+    if mark == "fence":
+        return replace(player, fences=added(player.fences, cell))
+    return replace(player, trellises=(*player.trellises, cell))
 
 
 BOTS: dict[str, Any] = {"random": RandomBot, "greedy": GreedyBot}
