@@ -129,7 +129,7 @@ class _FocusedGreedy(GreedyBot):
         return any(e.kind == "task" and e.name in (task, "any") for o in options for e in o)
 
 
-def _focused(games: int, strategies: tuple[str, ...] = STRATEGIES) -> None:
+def _focused(games: int, strategies: tuple[str, ...] = STRATEGIES, verbose: bool = False) -> None:
     """Each strategy in ``games`` seeded four-player games against three greedy players
     (its seat rotating): its share of the wins (ties shared; 25% is an even game), its
     mean score against theirs, and what every seat did with each good."""
@@ -158,6 +158,11 @@ def _focused(games: int, strategies: tuple[str, ...] = STRATEGIES) -> None:
             own.append(totals[focused])
             others += totals[:focused] + totals[focused + 1 :]
             goods.add(table)
+            if verbose:
+                print(
+                    f"    {strategy} game {seed}: seat {focused}, "
+                    f"scores {totals}, won by {list(winners)}"
+                )
         print(
             f"  {strategy:<8} won {share / games:4.0%}  mean {statistics.mean(own):6.1f} "
             f"({min(own)}-{max(own)})  the greedy players {statistics.mean(others):6.1f}",
@@ -374,6 +379,7 @@ def main(argv: list[str] | None = None) -> None:
         default=",".join(STRATEGIES),
         help="with --focused: the strategies to play (comma-separated)",
     )
+    parser.add_argument("--verbose", action="store_true", help="with --focused: each game's scores")
     parser.add_argument(
         "--digest", type=int, metavar="GAMES", help="only the hash of seeded random games"
     )
@@ -387,7 +393,7 @@ def main(argv: list[str] | None = None) -> None:
         _focused(4)
         _usage(int(os.environ.get("BW_TEND_USAGE_GAMES", "1000")))
     if args.focused is not None:
-        _focused(args.focused, tuple(args.strategies.split(",")))
+        _focused(args.focused, tuple(args.strategies.split(",")), args.verbose)
     if args.scores:
         _scores()
     if args.coverage is not None:
