@@ -19,8 +19,9 @@
   worth more on average) and never moves animals (moves that could go on for ever).
 
 Bots are players, not rules: they use their own seeded ``random.Random``, and the
-greedy look-ahead decides with a fixed ``Rng`` of its own, so it never sees the table's
-draws before they happen.
+greedy look-ahead decides with fixed ``Rng`` streams of its own, so it never sees the
+table's draws before they happen; each look-ahead starts its streams afresh, so a bot's
+game depends on its seed and the table alone, not on what was played before it.
 """
 
 from __future__ import annotations
