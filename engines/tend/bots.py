@@ -43,6 +43,7 @@ from engines.tend.scoring import final_score
 from engines.tend.scratch_off import remaining
 from engines.tend.state import Player, Scratch, TendState, added
 from engines.tend.task_phase import awaiting_half
+from proto import tend_pb2 as pb
 
 __all__ = ["BOTS", "GreedyBot", "RandomBot", "kind_first", "worth"]
 
@@ -497,16 +498,17 @@ def _best_draws(player: Player, legal: list[Message]) -> list[Message]:
     another changes only the farm's worth, so among the draws of a mark only those
     whose farm is worth most need the full look-ahead (most of a greedy game's
     look-aheads were draws, a hundred squares for each mark)."""
-    farms: dict[int, float] = {}
-    for n, command in enumerate(legal):
-        if _kind(command) == "draw":
-            farms[n] = _farm(_drawn(player, command.draw.mark, command.draw.cell))
+    draws: dict[int, pb.Draw] = {
+        n: command.draw  # type: ignore[attr-defined]
+        for n, command in enumerate(legal)
+        if _kind(command) == "draw"
+    }
+    farms = {n: _farm(_drawn(player, d.mark, d.cell)) for n, d in draws.items()}
     most: dict[str, float] = {}
     for n, value in farms.items():
-        mark = legal[n].draw.mark
-        most[mark] = max(most.get(mark, value), value)
+        most[draws[n].mark] = max(most.get(draws[n].mark, value), value)
     return [
-        c for n, c in enumerate(legal) if n not in farms or farms[n] >= most[c.draw.mark] - 1e-9
+        c for n, c in enumerate(legal) if n not in draws or farms[n] >= most[draws[n].mark] - 1e-9
     ]
 
 

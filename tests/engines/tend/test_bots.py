@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+from google.protobuf.message import Message
+
 from engines.core.contract import TableConfig
 from engines.core.options import resolve_options
 from engines.core.play import Table
@@ -15,14 +17,14 @@ from proto import tend_pb2 as pb
 from tests.engines.tend.given import cmd, gained, opening, position, shipped
 
 
-def _opening_commands(seed: int, commands: int) -> list[pb.Command]:
+def _opening_commands(seed: int, commands: int) -> list[Message]:
     """The first commands of a seeded two-seat game of a greedy and a random bot, each
     checked against the seat's legal commands."""
     config = TableConfig(f"bots-{seed}", 2, resolve_options(ENGINE.info.options, {}))
     table = Table.create(ENGINE, config, seed.to_bytes(8, "big"))
-    players = [GreedyBot(seed), RandomBot(seed + 1)]
+    players: list[GreedyBot | RandomBot] = [GreedyBot(seed), RandomBot(seed + 1)]
     order = random.Random(seed)
-    played: list[pb.Command] = []
+    played: list[Message] = []
     while len(played) < commands and not ENGINE.outcome(table.state).finished:
         seat = order.choice(ENGINE.outcome(table.state).to_act)
         command = players[seat].choose(ENGINE, table.state, seat)
