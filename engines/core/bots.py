@@ -6,7 +6,7 @@ Bots are players, not rules: they may use their own seeded ``random.Random``.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Protocol, cast
 
 from google.protobuf.message import Message
 
@@ -25,6 +25,14 @@ def _legal(engine: Engine[Any, Any, Any], state: Any, seat: int) -> list[Message
     return options
 
 
+class _ListsMoves(Protocol):
+    """What a kit game (engines.core.game.Game) offers beyond the contract."""
+
+    def legal_moves(self, state: Any, seat: int) -> list[tuple[str, Message]]: ...
+
+    def command(self, kind: str, body: Message) -> Message: ...
+
+
 class RandomBot:
     """Uniform over the legal commands."""
 
@@ -34,8 +42,16 @@ class RandomBot:
         self._random = random.Random(seed)
 
     def choose(self, engine: Engine[Any, Any, Any], state: Any, seat: int) -> Message:
-        options = _legal(engine, state, seat)
-        return self._random.choice(options)
+        if not hasattr(engine, "legal_moves"):
+            return self._random.choice(_legal(engine, state, seat))
+        # A kit game lists its moves before building them: only the one picked is built
+        # (the same pick, both listings being in one order).
+        game = cast(_ListsMoves, engine)
+        listed = game.legal_moves(state, seat)
+        if not listed:
+            raise RuntimeError(f"seat {seat} has no legal command")
+        kind, body = self._random.choice(listed)
+        return game.command(kind, body)
 
 
 class GreedyBot:

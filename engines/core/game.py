@@ -51,7 +51,7 @@ construction. A move whose candidates are exactly the accepted ones says
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -120,6 +120,10 @@ class Move(Generic[S]):
         if self.draws:
             return list(self.rule(state, body, seat, rng))
         return list(self.rule(state, body, seat))
+
+
+# A stage's command kind as legal_moves reads it: kind, candidates, exact, the move.
+_Listing = tuple[str, Callable[[S, int], Iterable[Message]], bool, Move[S]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,10 +249,15 @@ class Game(Generic[S, C, E]):
         self.wording: Wording = wording or _PlainWording()
         self._picture = picture
         self._oneof = command_type.DESCRIPTOR.oneofs[0].name
+        # Only a game with advance records a command's events twice (see recorders).
+        self._record = recorders.evolve if advance is not None else recorders.record
         self._check()
         # What legal_commands runs in each stage, looked up once here rather than per call.
-        self._listings: dict[str, tuple[tuple[str, Move[S]], ...]] = {
-            stage.name: tuple((kind, self.moves[kind]) for kind in stage.commands)
+        self._listings: dict[str, tuple[_Listing[S], ...]] = {
+            stage.name: tuple(
+                (kind, self.moves[kind].candidates, self.moves[kind].exact, self.moves[kind])
+                for kind in stage.commands
+            )
             for stage in flow.stages
         }
 
@@ -286,12 +295,14 @@ class Game(Generic[S, C, E]):
         return self._initial_state()
 
     def evolve(self, state: S, event: E) -> S:
-        return self.recorders.evolve(state, event)
+        return self._record(state, event)
 
     def decide(self, state: S, command: C, seat: int, rng: Rng) -> list[E]:
         """The shared checks (module docstring), then the move's rule, then ``advance``."""
         kind, move = self._admitted(state, command, seat)
         events: list[E] = move.decide(state, getattr(command, kind), seat, rng)  # type: ignore[assignment]
+        if self._advance is None:
+            return events
         return events + self._advanced(state, events, rng)
 
     def _admitted(self, state: S, command: C, seat: int) -> tuple[str, Move[S]]:
@@ -316,22 +327,43 @@ class Game(Generic[S, C, E]):
 
     def legal_commands(self, state: S, seat: int) -> list[C]:
         """Every command ``decide`` accepts from ``seat`` now, in the stage's order."""
-        stage, seats = self.flow.now(state)
-        if stage is None or seat not in seats:
-            return []
         listed: list[C] = []
         add = listed.append
         make = self.command_type
-        for kind, move in self._listings[stage.name]:
-            bodies = move.candidates(state, seat)
-            if not move.exact:
-                bodies = [b for b in bodies if self._accepts(move, state, b, seat)]
+        for kind, bodies in self._listed(state, seat):
             for body in bodies:
                 # command_of, spelled out: this loop builds every listed command.
                 command = make()
                 getattr(command, kind).CopyFrom(body)
                 add(command)
         return listed
+
+    def legal_moves(self, state: S, seat: int) -> list[tuple[str, Message]]:
+        """The legal commands before each is built: ``(kind, body)`` pairs in the order of
+        ``legal_commands``. The bodies may be shared with other listings and must not be
+        changed; :meth:`command` builds the one a caller picks (the random bot picks
+        before building, which spares building all the others)."""
+        listed: list[tuple[str, Message]] = []
+        for kind, bodies in self._listed(state, seat):
+            listed += [(kind, body) for body in bodies]
+        return listed
+
+    def _listed(self, state: S, seat: int) -> Iterator[tuple[str, Iterable[Message]]]:
+        """Each kind the stage takes from ``seat`` now that has accepted bodies, with them."""
+        stage, seats = self.flow.now(state)
+        if stage is None or seat not in seats:
+            return
+        for kind, candidates, exact, move in self._listings[stage.name]:
+            bodies = candidates(state, seat)
+            if not exact:
+                bodies = [b for b in bodies if self._accepts(move, state, b, seat)]
+            # Most kinds have no candidate at most moments.
+            if bodies:
+                yield kind, bodies
+
+    def command(self, kind: str, body: Message) -> C:
+        """The game's ``Command`` holding a copy of ``body`` as its ``kind``."""
+        return command_of(self.command_type, kind, body)
 
     @staticmethod
     def _accepts(move: Move[S], state: S, body: Message, seat: int) -> bool:

@@ -87,9 +87,11 @@ class Table:
         return events
 
     def _record(self, events: Sequence[Message]) -> None:
+        evolve, state = self.engine.evolve, self.state
         for event in events:
-            self.state = self.engine.evolve(self.state, event)
-            self.events.append(event)
+            state = evolve(state, event)
+        self.state = state
+        self.events.extend(events)
 
     def digest(self) -> str:
         return digest(self.state)

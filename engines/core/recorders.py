@@ -17,12 +17,14 @@ built (at import time of the game's ``engine`` module), so an event kind of the
 ``Event`` oneof with no recorder, or a recorder for a kind that does not exist, stops
 the import with the names spelled out.
 
-A command's events are recorded on the same state more than once: ``Game.decide``
-folds a move's events to run ``advance`` (which folds its own, as a game's rules may
-to look ahead), then the caller folds them all into its state. Recorders are pure, so
-:meth:`Recorders.evolve` remembers its last answers by the identity of the state and
-the event and gives the same state object back. An event is a fact once decided: it
-is never changed in place (redaction and the chain work on copies).
+In a game with ``advance``, a command's events are recorded on the same state more
+than once: ``Game.decide`` folds a move's events to run ``advance`` (which folds its
+own, as a game's rules may to look ahead), then the caller folds them all into its
+state. Recorders are pure, so :meth:`Recorders.evolve` remembers its last answers by
+the identity of the state and the event and gives the same state object back; a
+game without ``advance`` records each event once (:meth:`Recorders.record`). An
+event is a fact once decided: it is never changed in place (redaction and the chain
+work on copies).
 """
 
 from __future__ import annotations
@@ -96,11 +98,16 @@ class Recorders(Generic[S]):
         known = self._recent.get(key)
         if known is not None:
             return known[2]
-        kind = event.WhichOneof(self.oneof)
-        if kind is None:
-            return state
-        after = self._recorders[kind](state, getattr(event, kind))
+        after = self.record(state, event)
         if len(self._recent) >= REMEMBERED:
             self._recent.clear()
         self._recent[key] = (state, event, after)
         return after
+
+    def record(self, state: S, event: Message) -> S:
+        """:meth:`evolve` without remembering: for a game whose events are each recorded
+        once (no ``advance`` looks ahead), where remembering would only cost."""
+        kind = event.WhichOneof(self.oneof)
+        if kind is None:
+            return state
+        return self._recorders[kind](state, getattr(event, kind))

@@ -31,19 +31,21 @@ _U64 = 1 << 64
 class Rng:
     """A deterministic byte stream keyed by (seed, table id, version)."""
 
-    __slots__ = ("_block", "_buffer", "_key", "_seed", "_stream")
+    __slots__ = ("_block", "_buffer", "_key", "_seed", "_table_id", "_version")
 
     def __init__(self, seed: bytes, table_id: str, version: int) -> None:
         # The key is derived at the first draw: most commands draw nothing.
         self._seed = seed
-        self._stream = f"{table_id}:{version}".encode()
+        self._table_id = table_id
+        self._version = version
         self._key = b""
         self._block = 0
         self._buffer = b""
 
     def _take(self, n: int) -> bytes:
         if not self._key:
-            self._key = hmac.digest(self._seed, self._stream, hashlib.sha256)
+            stream = f"{self._table_id}:{self._version}".encode()
+            self._key = hmac.digest(self._seed, stream, hashlib.sha256)
         while len(self._buffer) < n:
             counter = self._block.to_bytes(8, "big")
             self._buffer += hmac.digest(self._key, counter, hashlib.sha256)

@@ -15,17 +15,23 @@ __all__ = ["REQUIRED_ACTIONS", "action_limit", "check_action", "fits_in_turn"]
 REQUIRED_ACTIONS = 2
 
 
+# Two actions; the sun gives a third.
+_LIMITS = {"sun": REQUIRED_ACTIONS + 1}
+
+
 def action_limit(state: FreundeState) -> int:
-    """Two actions; the sun gives a third."""
-    return REQUIRED_ACTIONS + (1 if state.turn.weather == "sun" else 0)
+    """How many actions the turn allows."""
+    return _LIMITS.get(state.turn.weather, REQUIRED_ACTIONS)
 
 
 def fits_in_turn(state: FreundeState, action: str) -> bool:
     """Whether one more ``action`` fits: actions left, and different unless windy."""
-    taken = state.turn.actions
-    if len(taken) >= action_limit(state):
+    turn = state.turn
+    taken = turn.actions
+    # action_limit, read here directly: every listing asks this for each action.
+    if len(taken) >= _LIMITS.get(turn.weather, REQUIRED_ACTIONS):
         return False
-    return action not in taken or state.turn.weather == "wind"
+    return action not in taken or turn.weather == "wind"
 
 
 def check_action(state: FreundeState, action: str) -> None:

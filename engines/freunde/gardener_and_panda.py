@@ -30,6 +30,7 @@ __all__ = [
     "move_gardener",
     "move_panda",
     "panda_eats",
+    "panda_moved",
     "panda_moves",
     "panda_reach",
 ]
@@ -113,8 +114,12 @@ def _destination(
 def move_gardener(state: FreundeState, cmd: pb.MoveGardener, seat: int) -> list[pb.Event]:
     """Available actions › Gardener: move, then grow bamboo there and around."""
     to = _destination(state, cmd, "gardener", gardener_reach, codes.GARDENER_NOT_STRAIGHT_LINE)
-    moved = pb.Event(gardener_moved=pb.GardenerMoved(seat=seat, to=wire.hex_msg(to)))
-    return [moved, *grown_events(state, gardener_growth(state, to))]
+    return [_gardener_moved(seat, to), *grown_events(state, gardener_growth(state, to))]
+
+
+@wire.built_once
+def _gardener_moved(seat: int, to: Hex) -> pb.Event:
+    return pb.Event(gardener_moved=pb.GardenerMoved(seat=seat, to=wire.hex_msg(to)))
 
 
 def gardener_moves(state: FreundeState, seat: int) -> tuple[pb.MoveGardener, ...]:
@@ -128,17 +133,25 @@ def panda_eats(state: FreundeState, seat: int, at: Hex) -> list[pb.Event]:
     """The panda eats one section where he stops, except on an enclosure."""
     if bamboo_at(state, at) == 0 or improvement_at(state, at) == "enclosure":
         return []
-    eaten = pb.BambooEaten(
-        seat=seat, at=wire.hex_msg(at), colour=wire.colour_code(colour_at(state, at))
-    )
-    return [pb.Event(bamboo_eaten=eaten)]
+    return [_bamboo_eaten(seat, at, colour_at(state, at))]
+
+
+@wire.built_once
+def _bamboo_eaten(seat: int, at: Hex, colour: str) -> pb.Event:
+    eaten = pb.BambooEaten(seat=seat, at=wire.hex_msg(at), colour=wire.colour_code(colour))
+    return pb.Event(bamboo_eaten=eaten)
 
 
 def move_panda(state: FreundeState, cmd: pb.MovePanda, seat: int) -> list[pb.Event]:
     """Available actions › Panda: move, then eat a section into one's reserve."""
     to = _destination(state, cmd, "panda", panda_reach, codes.PANDA_NOT_STRAIGHT_LINE)
-    moved = pb.Event(panda_moved=pb.PandaMoved(seat=seat, to=wire.hex_msg(to)))
-    return [moved, *panda_eats(state, seat, to)]
+    return [panda_moved(seat, to, by_storm=False), *panda_eats(state, seat, to)]
+
+
+@wire.built_once
+def panda_moved(seat: int, to: Hex, by_storm: bool) -> pb.Event:
+    """The panda's move, as the Panda action or by the storm."""
+    return pb.Event(panda_moved=pb.PandaMoved(seat=seat, to=wire.hex_msg(to), by_storm=by_storm))
 
 
 def panda_moves(state: FreundeState, seat: int) -> tuple[pb.MovePanda, ...]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 from engines.core import hexgrid
 from engines.core.deck import draw
@@ -21,7 +22,8 @@ from engines.freunde.actions import check_action, fits_in_turn
 from engines.freunde.content import OBJECTIVES, TILES, Objective
 from engines.freunde.game_end import EMPEROR_POINTS, emperor_threshold
 from engines.freunde.garden import per_garden_maps
-from engines.freunde.state import COLOURS, KINDS, FreundeState, Garden
+from engines.freunde.setup import MAX_SEATS
+from engines.freunde.state import COLOURS, KINDS, FreundeState, Garden, Player
 from proto import freunde_pb2 as pb
 
 __all__ = [
@@ -138,39 +140,56 @@ def is_shown_by_garden(state: FreundeState, card: int) -> bool:
     return False
 
 
-def _panda_met(state: FreundeState, seat: int, obj: Objective) -> bool:
+def _panda_met(player: Player, obj: Objective) -> bool:
     """The reserve holds at least the card's bamboo of each colour."""
-    green, yellow, pink = state.players[seat].bamboo
+    green, yellow, pink = player.bamboo
     need_green, need_yellow, need_pink = obj.bamboo
     return green >= need_green and yellow >= need_yellow and pink >= need_pink
 
 
 def is_met(state: FreundeState, seat: int, card: int) -> bool:
     """Completing objectives: the garden shows it, or the reserve holds the bamboo."""
-    obj = OBJECTIVES[card]
-    if obj.kind == "panda":
-        return _panda_met(state, seat, obj)
-    return is_shown_by_garden(state, card)
+    return _met(state.players[seat], state.garden.irrigated, _towers(state), card)
 
 
-def claimable(state: FreundeState, seat: int) -> list[int]:
+def claimable(state: FreundeState, seat: int) -> tuple[int, ...]:
     """The cards of ``seat``'s hand it may claim now."""
-    irrigated = state.garden.irrigated
-    towers: tuple[Tower, ...] | None = None
-    out = []
-    for card in state.players[seat].hand:
-        obj = OBJECTIVES[card]
-        if obj.kind == "plot":
-            met = _plot_pattern_shown(irrigated, card)
-        elif obj.kind == "gardener":
-            if towers is None:
-                towers = _towers(state)
-            met = _gardener_shown(towers, obj)
-        else:
-            met = _panda_met(state, seat, obj)
-        if met:
-            out.append(card)
-    return out
+    player, irrigated = state.players[seat], state.garden.irrigated
+    hand, reserve = player.hand, player.bamboo
+    last = _last_claimable[seat]
+    if (
+        last[0] is hand
+        and last[1] is reserve
+        and last[2] is irrigated
+        and (last[3] is None or last[3] == _towers(state))
+    ):
+        return last[4]
+    # The tall stalks only matter to a hand holding a gardener card (None: they don't).
+    needs_towers = any(card in _GARDENER_CARDS for card in hand)
+    towers = _towers(state) if needs_towers else ()
+    answer = tuple(card for card in hand if _met(player, irrigated, towers, card))
+    _last_claimable[seat] = (hand, reserve, irrigated, towers if needs_towers else None, answer)
+    return answer
+
+
+_GARDENER_CARDS = frozenset(o.id for o in OBJECTIVES.values() if o.kind == "gardener")
+
+# Each seat's last answer, with what it was worked out from: a seat's listing is asked
+# for after every command of its turn, and most commands (weather, turns, a figure's
+# move that grows no tall enough stalk) change none of it. A recorder replaces a hand,
+# a reserve or the irrigated set rather than changing it, so identity says unchanged;
+# holding them keeps their ids from being reused while remembered.
+_last_claimable: list[tuple[Any, ...]] = [(None, None, None, None, ())] * MAX_SEATS
+
+
+def _met(player: Player, irrigated: Irrigated, towers: tuple[Tower, ...], card: int) -> bool:
+    """is_met, from the parts of the state it reads."""
+    obj = OBJECTIVES[card]
+    if obj.kind == "plot":
+        return _plot_pattern_shown(irrigated, card)
+    if obj.kind == "gardener":
+        return _gardener_shown(towers, obj)
+    return _panda_met(player, obj)
 
 
 def drawable_kinds(state: FreundeState, seat: int) -> list[str]:

@@ -9,7 +9,7 @@ table's ``round_limit`` (a safeguard, not in the rulebook) scores a stalled game
 from __future__ import annotations
 
 from engines.core.rng import Rng
-from engines.freunde import codes
+from engines.freunde import codes, wire
 from engines.freunde.actions import REQUIRED_ACTIONS, fits_in_turn
 from engines.freunde.game_end import game_ended
 from engines.freunde.gardener_and_panda import gardener_reach, panda_reach
@@ -39,23 +39,35 @@ def can_end_turn(state: FreundeState, seat: int) -> bool:
     """After the two required actions, or when no further action is possible."""
     if len(state.turn.actions) >= REQUIRED_ACTIONS:
         return True
-    return not any(
-        fits_in_turn(state, action) and action_possible(state, seat, action) for action in ACTIONS
-    )
+    # A loop rather than any(): asked on every listing, and mostly stopped by the first.
+    for action in ACTIONS:
+        if fits_in_turn(state, action) and action_possible(state, seat, action):
+            return False
+    return True
+
+
+@wire.built_once
+def _turn_ended(seat: int) -> pb.Event:
+    return pb.Event(turn_ended=pb.TurnEnded(seat=seat))
+
+
+@wire.built_once
+def _turn_started(seat: int, round_number: int) -> pb.Event:
+    return pb.Event(turn_started=pb.TurnStarted(seat=seat, round=round_number))
 
 
 def end_turn(state: FreundeState, cmd: pb.EndTurn, seat: int, rng: Rng) -> list[pb.Event]:
     """End the turn; start the next one (with its weather after the first round) or end."""
     if not can_end_turn(state, seat):
         raise codes.TURN_ACTIONS_REMAINING()
-    events = [pb.Event(turn_ended=pb.TurnEnded(seat=seat))]
+    events = [_turn_ended(seat)]
     following = (seat + 1) % state.seats
     if state.emperor >= 0 and following == state.emperor:
         return [*events, game_ended(state, "emperor")]
     next_round = state.turn.round + (1 if following == state.first_player else 0)
     if next_round > state.round_limit:
         return [*events, game_ended(state, "round_limit")]
-    events.append(pb.Event(turn_started=pb.TurnStarted(seat=following, round=next_round)))
+    events.append(_turn_started(following, next_round))
     if next_round > 1:
         events.append(roll_weather(following, rng))
     return events

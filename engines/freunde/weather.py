@@ -14,7 +14,7 @@ from engines.core.hexgrid import Hex
 from engines.core.rng import Rng
 from engines.freunde import codes, wire
 from engines.freunde.garden import can_grow, is_irrigated
-from engines.freunde.gardener_and_panda import growth_sections, panda_eats
+from engines.freunde.gardener_and_panda import growth_sections, panda_eats, panda_moved
 from engines.freunde.irrigation import grown_events
 from engines.freunde.state import IMPROVEMENTS, POND, WEATHERS, FreundeState
 from proto import freunde_pb2 as pb
@@ -51,7 +51,11 @@ def weather_pending(state: FreundeState) -> bool:
 
 def roll_weather(seat: int, rng: Rng) -> pb.Event:
     """Turns › step 1: roll the weather die."""
-    face = WEATHER_DIE.roll(rng)
+    return _weather_rolled(seat, WEATHER_DIE.roll(rng))
+
+
+@wire.built_once
+def _weather_rolled(seat: int, face: str) -> pb.Event:
     return pb.Event(weather_rolled=pb.WeatherRolled(seat=seat, weather=wire.weather_code(face)))
 
 
@@ -152,8 +156,7 @@ def move_panda_by_storm(state: FreundeState, cmd: pb.MovePandaByStorm, seat: int
         raise codes.WEATHER_NOT_STORM()
     if at not in state.garden.plots or at == state.garden.panda:
         raise codes.STORM_NOT_A_PLOT()
-    moved = pb.Event(panda_moved=pb.PandaMoved(seat=seat, to=wire.hex_msg(at), by_storm=True))
-    return [moved, *panda_eats(state, seat, at)]
+    return [panda_moved(seat, at, by_storm=True), *panda_eats(state, seat, at)]
 
 
 @functools.lru_cache(maxsize=4096)

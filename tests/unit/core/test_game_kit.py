@@ -5,14 +5,19 @@ one, a redaction that keeps a secret."""
 from __future__ import annotations
 
 import dataclasses
+import random
 from typing import Any
 
 import pytest
 
+from engines.core.bots import RandomBot
+from engines.core.contract import TableConfig
 from engines.core.game import Game, Move, MoveWords, menus, plain_words
+from engines.core.play import Table, fold
 from engines.core.recorders import Recorders
 from engines.core.redaction import BY_INDEX, Redaction, Secret
 from engines.core.testing import conformance, given
+from engines.freunde.engine import ENGINE as FREUNDE
 from proto import freunde_pb2, goofspiel_pb2, harvest_pb2
 from tests.kit_example.goofspiel import engine as goofspiel
 from tests.kit_example.goofspiel.rules import RECORDERS, Goofspiel, bid
@@ -209,3 +214,36 @@ def test_pictures_escape_what_they_write() -> None:
     assert parsed.getElementsByTagName("polygon")[0].getAttribute("stroke-width") == "2"
     view = {"players": [{"seat": 0, "score": 3}], "to_act": [0], "stage": "bidding"}
     assert "Seat 0" in plain_picture(view, "Toy")
+
+
+@pytest.mark.parametrize(
+    ("engine", "options"),
+    [(goofspiel.ENGINE, {"cards": 13}), (FREUNDE, {})],
+    ids=["goofspiel", "freunde"],
+)
+def test_the_random_bot_picks_what_a_seeded_choice_of_the_legal_commands_picks(
+    engine: Game[Any, Any, Any], options: dict[str, int]
+) -> None:
+    """The bot builds only the command it picks, from legal_moves: the pick is the one
+    ``random.Random(seed).choice(legal_commands)`` makes, so seeded games stay the same."""
+    table = Table.create(engine, TableConfig("random-bot", 2, options), b"seed")
+    for step in range(300):
+        _, to_act = engine.flow.now(table.state)
+        if not to_act:
+            break
+        seat = to_act[0]
+        expected = random.Random(step).choice(engine.legal_commands(table.state, seat))
+        picked = RandomBot(step).choose(engine, table.state, seat)
+        assert picked == expected
+        table.execute(seat, picked)
+    assert step > 10
+
+
+def test_a_game_without_advance_records_its_events_without_remembering_them() -> None:
+    """Each event is recorded once there: nothing to look up, so nothing is kept."""
+    events = Table.create(goofspiel.ENGINE, TableConfig("record", 2, {"cards": 5}), b"seed").events
+    RECORDERS._recent.clear()
+    state = fold(variant(advance=None), events)
+    assert not RECORDERS._recent
+    assert state == fold(goofspiel.ENGINE, events)
+    assert RECORDERS._recent
