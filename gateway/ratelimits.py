@@ -1,43 +1,74 @@
-"""Rate limits shared by every gateway replica: counters in Redis, kept by ``limits``.
+"""Rate limits shared by every gateway replica, counted in Redis by one script, which also
+reads the seating of the table a request names: one round trip before any route runs.
 
-Three budgets, each a ``limits`` string such as ``"6000/minute"`` or ``"20/minute;200/hour"``
-(several windows, all must hold; empty turns the budget off):
+Three budgets, each a list of windows such as ``"6000/minute"`` or ``"20/minute;200/hour"``
+(all must hold; empty turns the budget off):
 
 - per client address, every request but the probes (``BW_RATE_LIMIT_ADDRESS``);
 - per seat token, every request that carries one (``BW_RATE_LIMIT_SEAT``), so one seat
   cannot crowd out the others behind the same address;
 - per client address, table creation (``BW_RATE_LIMIT_CREATE``).
 
-The sliding-window counter keeps two small counters per key (no burst at a window's edge,
-no list per client). A seat token never reaches Redis: its key is a hash of the token. If
-Redis cannot be asked, the request is let through (and logged): the reads behind it will
-say that the store is down.
+Each window is a sliding-window counter: the requests of the current fixed window plus
+those of the previous one, weighted by how much of it still overlaps the last window's
+length (no burst at a window's edge, one small hash per client and window). A request is
+counted in every budget it spends from, or, refused, in none. A seat token never reaches
+Redis: its key holds a hash of the token. If Redis cannot be asked in time, the request is
+let through (and logged): the reads behind it will say that the store is down.
+
+The seating is read in the same script because every table request needs it (a token
+may have been re-issued, so it is never cached as such): the gateway keeps the last
+roster it read per table and the script sends the document again only when its revision
+moved. On Redis Cluster a script cannot reach keys of several slots, so there each
+budget is one call and the seating is read by the route, as before.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import math
-import time
+import re
 from dataclasses import dataclass
 from typing import Any
 
 import structlog
-from limits import RateLimitItem, parse_many
-from limits.aio.storage import RedisClusterStorage, RedisStorage, Storage
-from limits.aio.strategies import SlidingWindowCounterRateLimiter
-from limits.errors import StorageError
+from cachetools import LRUCache
+from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import RedisError
 
-from services.eventstore import RATE_LIMIT_PREFIX
-from services.eventstore.connection import DRIVER_INFO
+from services.eventstore import AnyRedis, rate_limit_key
+from services.seating import Roster, RosterStore
 
-__all__ = ["Budget", "RateLimits", "Refusal", "parse_budget"]
+__all__ = ["Admission", "Budget", "RateLimits", "Refusal", "Window", "parse_budget"]
 
 log = structlog.get_logger("gateway.ratelimits")
 
 # A limit check that takes longer than this lets the request through.
 _CHECK_TIMEOUT_S = 1.0
+# Tables whose last roster read is kept to compare revisions with.
+_ROSTERS = 10_000
+
+_UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
+_WINDOW = re.compile(
+    r"^\s*(\d+)\s*(?:/|per)\s*(\d+)?\s*(second|minute|hour|day)s?\s*$", re.IGNORECASE
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """At most ``amount`` requests in any ``multiples`` ``unit``s."""
+
+    amount: int
+    multiples: int
+    unit: str
+
+    @property
+    def seconds(self) -> int:
+        return self.multiples * _UNITS[self.unit]
+
+    def __str__(self) -> str:
+        return f"{self.amount} per {self.multiples} {self.unit}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,7 +76,7 @@ class Budget:
     """One named budget: its windows, all of which must hold."""
 
     name: str
-    windows: tuple[RateLimitItem, ...]
+    windows: tuple[Window, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,63 +88,185 @@ class Refusal:
     limit: str
 
 
+@dataclass(frozen=True, slots=True)
+class Admission:
+    """What the check found: a refusal or ``None``; and the seating of the table asked
+    about (``roster``, ``None`` for a table without one) when ``roster_read``."""
+
+    refusal: Refusal | None
+    roster_read: bool = False
+    roster: Roster | None = None
+
+
+_LET_THROUGH = Admission(None)
+
+
+def _window(text: str) -> Window:
+    found = _WINDOW.match(text)
+    if found is None:
+        raise ValueError(
+            f"{text.strip()!r} is not a rate limit: write N/second, N/minute, N/hour or"
+            " N/day (N/2 minutes, N per hour), several joined by ';'"
+        )
+    amount, multiples, unit = found.groups()
+    if int(amount) < 1 or (multiples is not None and int(multiples) < 1):
+        raise ValueError(f"{text.strip()!r} lets nothing through (an empty budget has no limit)")
+    return Window(int(amount), int(multiples or 1), unit.lower())
+
+
 def parse_budget(name: str, text: str) -> Budget:
     """``"20/minute;200/hour"`` as a budget; ``""`` as an empty one (no limit)."""
-    return Budget(name, tuple(parse_many(text)) if text.strip() else ())
+    parts = [part for part in re.split(r"[;,|]", text) if part.strip()]
+    return Budget(name, tuple(_window(part) for part in parts))
 
 
-def _storage(url: str, cluster: bool) -> Storage:
-    scheme, _, rest = url.partition("://")
-    options: dict[str, Any] = {"socket_timeout": _CHECK_TIMEOUT_S, "driver_info": DRIVER_INFO}
-    if cluster:
-        return RedisClusterStorage(
-            f"async+redis+cluster://{rest}",
-            implementation="redispy",
-            key_prefix=RATE_LIMIT_PREFIX,
-            wrap_exceptions=True,
-            **options,
-        )
-    return RedisStorage(
-        f"async+{scheme}://{rest}",
-        implementation="redispy",
-        key_prefix=RATE_LIMIT_PREFIX,
-        wrap_exceptions=True,
-        **options,
-    )
+# KEYS: the seating record when ARGV[1] is not empty, then one key per window.
+# ARGV[1]: "" (no seating to read) or the revision of the roster the gateway holds ("0":
+# none); then per window its amount and its length in ms.
+# Returns {refused window (1-based, 0: none), ms to wait, seating rev, seating doc}; the
+# doc only when the rev differs from ARGV[1] (false otherwise, and for no seating).
+_ADMIT = """
+local first = 1
+local rev, doc = false, false
+if ARGV[1] ~= '' then
+  first = 2
+  rev = redis.call('HGET', KEYS[1], 'rev')
+  if rev and rev ~= ARGV[1] then
+    doc = redis.call('HGET', KEYS[1], 'doc')
+  end
+end
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+local spent = {}
+for i = first, #KEYS do
+  local arg = 2 * (i - first) + 2
+  local limit = tonumber(ARGV[arg])
+  local length = tonumber(ARGV[arg + 1])
+  local window = math.floor(now / length)
+  local held = redis.call('HMGET', KEYS[i], 'w', 'c', 'p')
+  local w, c, p = tonumber(held[1]), tonumber(held[2]) or 0, tonumber(held[3]) or 0
+  if w == window - 1 then
+    p, c = c, 0
+  elseif w ~= window then
+    p, c = 0, 0
+  end
+  local into = now - window * length
+  if p * (length - into) / length + c + 1 > limit then
+    local wait
+    if c + 1 > limit then
+      -- Not in this window: the next one, once the weight of this one's count is low.
+      wait = length - into + (1 - (limit - 1) / c) * length
+    else
+      wait = (1 - (limit - 1 - c) / p) * length - into
+    end
+    return {i - first + 1, math.ceil(wait), rev, false}
+  end
+  spent[#spent + 1] = {KEYS[i], window, c + 1, p, 2 * length}
+end
+for _, s in ipairs(spent) do
+  redis.call('HSET', s[1], 'w', s[2], 'c', s[3], 'p', s[4])
+  redis.call('PEXPIRE', s[1], s[5])
+end
+return {0, 0, rev, doc}
+"""
+
+
+def _who_of_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()[:32]
 
 
 class RateLimits:
     """The gateway's budgets over one Redis (or Redis Cluster)."""
 
     def __init__(
-        self, url: str, cluster: bool, address: Budget, seat: Budget, create: Budget
+        self,
+        redis: AnyRedis,
+        rosters: RosterStore,
+        address: Budget,
+        seat: Budget,
+        create: Budget,
     ) -> None:
+        self.redis = redis
+        self.rosters = rosters
         self.address = address
         self.seat = seat
         self.create = create
-        self._storage = _storage(url, cluster)
-        self._limiter = SlidingWindowCounterRateLimiter(self._storage)
+        self._cluster = isinstance(redis, RedisCluster)
+        self._admit = redis.register_script(_ADMIT)
+        self._held: LRUCache[str, Roster] = LRUCache(maxsize=_ROSTERS)
 
-    async def check(self, client: str, token: str | None, creating: bool) -> Refusal | None:
-        """Count one request; a :class:`Refusal` when a budget is spent."""
-        checks: list[tuple[Budget, str]] = [(self.address, client)]
+    async def check(
+        self, client: str, token: str | None, creating: bool, table_id: str | None = None
+    ) -> Admission:
+        """Count one request (and read ``table_id``'s seating, if given, where one script
+        can): its :class:`Admission`."""
+        spending: list[tuple[Budget, str]] = [(self.address, client)]
         if token:
-            checks.append((self.seat, hashlib.sha256(token.encode()).hexdigest()[:32]))
+            spending.append((self.seat, _who_of_token(token)))
         if creating:
-            checks.append((self.create, client))
-        for budget, who in checks:
-            refused = await self._spend(budget, who)
-            if refused is not None:
-                return refused
-        return None
-
-    async def _spend(self, budget: Budget, who: str) -> Refusal | None:
+            spending.append((self.create, client))
         try:
-            for window in budget.windows:
-                if not await self._limiter.hit(window, budget.name, who):
-                    stats = await self._limiter.get_window_stats(window, budget.name, who)
-                    wait = max(1, math.ceil(stats.reset_time - time.time()))
-                    return Refusal(budget.name, wait, str(window))
-        except (StorageError, RedisError, OSError) as trouble:
-            log.warning("ratelimit.unavailable", budget=budget.name, error=str(trouble))
-        return None
+            async with asyncio.timeout(_CHECK_TIMEOUT_S):
+                if self._cluster:
+                    return await self._check_each(spending)
+                return await self._check_once(spending, table_id)
+        except (RedisError, OSError, TimeoutError) as trouble:
+            log.warning("ratelimit.unavailable", error=str(trouble) or type(trouble).__name__)
+            return _LET_THROUGH
+
+    async def _check_once(
+        self, spending: list[tuple[Budget, str]], table_id: str | None
+    ) -> Admission:
+        keys: list[str] = []
+        args: list[Any] = []
+        held: Roster | None = None
+        if table_id is None:
+            args.append("")
+        else:
+            held = self._held.get(table_id)
+            keys.append(self.rosters.keys(table_id).seating)
+            args.append(str(held.rev) if held is not None else "0")
+        windows = _windows(spending, keys, args)
+        refused, wait_ms, rev, doc = await self._admit(keys=keys, args=args)
+        if refused:
+            return Admission(_refusal(windows[int(refused) - 1], int(wait_ms)))
+        if table_id is None:
+            return _LET_THROUGH
+        roster: Roster | None = None
+        if rev is not None:
+            roster = Roster.from_json(doc, int(rev)) if doc is not None else held
+            if roster is not None:
+                self._held[table_id] = roster
+        if roster is None:
+            self._held.pop(table_id, None)
+        return Admission(None, True, roster)
+
+    async def _check_each(self, spending: list[tuple[Budget, str]]) -> Admission:
+        for budget, who in spending:
+            keys: list[str] = []
+            args: list[Any] = [""]
+            windows = _windows([(budget, who)], keys, args)
+            if not keys:
+                continue
+            refused, wait_ms, _, _ = await self._admit(keys=keys, args=args)
+            if refused:
+                return Admission(_refusal(windows[int(refused) - 1], int(wait_ms)))
+        return _LET_THROUGH
+
+
+def _windows(
+    spending: list[tuple[Budget, str]], keys: list[str], args: list[Any]
+) -> list[tuple[Budget, Window]]:
+    """Add each window's key and arguments; the windows, in the same order."""
+    windows: list[tuple[Budget, Window]] = []
+    for budget, who in spending:
+        for window in budget.windows:
+            keys.append(rate_limit_key(budget.name, who, window.amount, window.seconds))
+            args += [window.amount, window.seconds * 1000]
+            windows.append((budget, window))
+    return windows
+
+
+def _refusal(refused: tuple[Budget, Window], wait_ms: int) -> Refusal:
+    budget, window = refused
+    return Refusal(budget.name, max(1, math.ceil(wait_ms / 1000)), str(window))

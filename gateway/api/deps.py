@@ -21,6 +21,7 @@ from gateway.errors import ApiError
 from gateway.identity import APP_KEY_HEADER, APP_USER_HEADER, Caller, caller_of
 from gateway.live import LiveFeeds, SharedCalls, StreamSlots
 from gateway.metrics import GatewayMetrics
+from gateway.middleware import ROSTER_SCOPE_KEY
 from gateway.ratelimits import RateLimits
 from gateway.seating import ensure_started
 from gateway.seats import seat_of, token_digest, token_table
@@ -97,6 +98,7 @@ class TableAt:
     backend: GameBackend
     seat: int | None
     who: Caller
+    gateway: Gateway
 
     @property
     def player(self) -> str | None:
@@ -106,15 +108,15 @@ class TableAt:
         return self.who.player
 
 
-async def table_at(
-    request: Request,
-    table_id: TableIdPath,
-    gateway: GatewayDep,
-    _bearer_scheme: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer_scheme)],
-    _app_scheme: Annotated[str | None, Depends(app_key_scheme)],
-) -> TableAt:
+async def _table_at(request: Request, table_id: str) -> TableAt:
+    gateway: Gateway = request.app.state.gateway
     who = await caller_of(request, gateway.store.apps)
-    roster = await gateway.store.seating.get(table_id)
+    # Read by the request gate with the rate limits, in the same round trip, when it could.
+    prefetched = request.scope.get(ROSTER_SCOPE_KEY)
+    if prefetched is not None and prefetched[0] == table_id:
+        roster: Roster | None = prefetched[1]
+    else:
+        roster = await gateway.store.seating.get(table_id)
     meta: common_pb2.TableMeta | None = None
     if roster is None or roster.state != OPEN:
         if roster is not None and roster.state == STARTING:
@@ -124,7 +126,23 @@ async def table_at(
     backend = gateway.backends.get(game)
     seat = _seat(who, roster, meta)
     structlog.contextvars.bind_contextvars(table_id=table_id, seat=seat)
-    return TableAt(table_id, roster, meta, backend, seat, who)
+    return TableAt(table_id, roster, meta, backend, seat, who, gateway)
+
+
+# Each dependency below is one call of FastAPI's solver (plus the two credential schemes,
+# declared for the OpenAPI document), not a chain of nested ones: solving is a good part
+# of the gateway's CPU per request.
+BearerScheme = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer_scheme)]
+AppKeyScheme = Annotated[str | None, Depends(app_key_scheme)]
+
+
+async def table_at(
+    request: Request,
+    table_id: TableIdPath,
+    _bearer_scheme: BearerScheme,
+    _app_scheme: AppKeyScheme,
+) -> TableAt:
+    return await _table_at(request, table_id)
 
 
 def _seat(who: Caller, roster: Roster | None, meta: common_pb2.TableMeta | None) -> int | None:
@@ -183,10 +201,19 @@ class TableCaller:
     who: Caller | None = None
 
 
-async def table_caller(at: TableAtDep) -> TableCaller:
+def _started(at: TableAt) -> TableCaller:
     if at.meta is None:
         raise not_started(at)
     return TableCaller(at.table_id, at.meta, at.backend, at.seat, at.who)
+
+
+async def table_caller(
+    request: Request,
+    table_id: TableIdPath,
+    _bearer_scheme: BearerScheme,
+    _app_scheme: AppKeyScheme,
+) -> TableCaller:
+    return _started(await _table_at(request, table_id))
 
 
 async def still_seated(gateway: Gateway, caller: TableCaller) -> bool:
@@ -224,9 +251,17 @@ class Seated:
     meta: common_pb2.TableMeta
     backend: GameBackend
     seat: int
+    gateway: Gateway
 
 
-async def seated(caller: TableCallerDep, request: Request) -> Seated:
+async def seated(
+    request: Request,
+    table_id: TableIdPath,
+    _bearer_scheme: BearerScheme,
+    _app_scheme: AppKeyScheme,
+) -> Seated:
+    at = await _table_at(request, table_id)
+    caller = _started(at)
     if caller.seat is None:
         if request.headers.get(APP_USER_HEADER) is not None:
             raise ApiError(403, "auth.not_seated", "That user has no seat at this table.")
@@ -236,7 +271,7 @@ async def seated(caller: TableCallerDep, request: Request) -> Seated:
             "Send your seat token as 'Authorization: Bearer <token>', or act through an app"
             f" ({APP_KEY_HEADER} and {APP_USER_HEADER}).",
         )
-    return Seated(caller.table_id, caller.meta, caller.backend, caller.seat)
+    return Seated(caller.table_id, caller.meta, caller.backend, caller.seat, at.gateway)
 
 
 SeatedDep = Annotated[Seated, Depends(seated)]

@@ -1,4 +1,5 @@
-"""Every router of the API, collected in one place."""
+"""Every router of the API, collected in one place, in the order their routes are matched
+(and listed in the OpenAPI document)."""
 
 from __future__ import annotations
 
@@ -19,25 +20,22 @@ from gateway.api.routes import (
     webhooks,
 )
 
-__all__ = ["api_router", "ops_router", "page_router"]
+__all__ = ["ROUTERS"]
 
 # Each resource router carries the /v1 prefix itself, so route templates (in metrics and
-# logs) are the full paths.
-api_router = APIRouter()
-api_router.include_router(games.router)
-api_router.include_router(tables.router)
-api_router.include_router(seats.router)
-api_router.include_router(me.router)
-api_router.include_router(notifications.router)
-api_router.include_router(webhooks.router)
-api_router.include_router(commands.router)
-api_router.include_router(events.router)
-api_router.include_router(history.router)
-api_router.include_router(pictures.router)
-
-ops_router = APIRouter()
-ops_router.include_router(health.router)
-
-# Pages for people (the replay page), outside the API's schema.
-page_router = APIRouter()
-page_router.include_router(pages.router)
+# logs) are the full paths. The last two: probes and metrics (operations), then pages for
+# people (the replay page), outside the API's schema.
+ROUTERS: tuple[APIRouter, ...] = (
+    games.router,
+    tables.router,
+    seats.router,
+    me.router,
+    notifications.router,
+    webhooks.router,
+    commands.router,
+    events.router,
+    history.router,
+    pictures.router,
+    health.router,
+    pages.router,
+)

@@ -16,7 +16,6 @@ from services.eventstore.groups import forget_idle_consumers
 from services.eventstore.keys import (
     APPS_KEY,
     PROJECTOR_LAG_KEY,
-    RATE_LIMIT_PREFIX,
     WEBHOOKS_DUE_KEY,
     Keys,
     LobbyKeys,
@@ -32,6 +31,7 @@ from services.eventstore.keys import (
     player_notifications_key,
     player_notified_key,
     player_tables_key,
+    rate_limit_key,
     shard_of,
 )
 from services.eventstore.model import (
@@ -55,7 +55,6 @@ from services.eventstore.trim import StreamTrimmer
 __all__ = [
     "APPS_KEY",
     "PROJECTOR_LAG_KEY",
-    "RATE_LIMIT_PREFIX",
     "RECONNECT_RETRY",
     "STORE_UNAVAILABLE",
     "WEBHOOKS_DUE_KEY",
@@ -95,6 +94,7 @@ __all__ = [
     "player_notifications_key",
     "player_notified_key",
     "player_tables_key",
+    "rate_limit_key",
     "run_scripts",
     "server_supports_waitaof",
     "shard_of",

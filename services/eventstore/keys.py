@@ -13,7 +13,6 @@ from dataclasses import dataclass
 __all__ = [
     "APPS_KEY",
     "PROJECTOR_LAG_KEY",
-    "RATE_LIMIT_PREFIX",
     "WEBHOOKS_DUE_KEY",
     "Keys",
     "LobbyKeys",
@@ -31,13 +30,21 @@ __all__ = [
     "player_notifications_key",
     "player_notified_key",
     "player_tables_key",
+    "rate_limit_key",
     "shard_of",
 ]
 
 # The projector's lag, published for the gateway's /metrics.
 PROJECTOR_LAG_KEY = "bw:projector:lag"
-# The gateways' shared rate-limit counters: the ``limits`` library names the keys under it.
-RATE_LIMIT_PREFIX = "bw:limits"
+
+
+def rate_limit_key(budget: str, who: str, amount: int, seconds: int) -> str:
+    """Hash: one window of one rate-limit budget for one client (an address or a seat
+    token's hash), shared by the gateways: ``w`` the window's number (time / length),
+    ``c`` the requests counted in it, ``p`` those of the window before. It expires two
+    window lengths after its last request. The budget and client are the hash tag, so
+    every window of one budget of one client shares a slot (one script checks them)."""
+    return f"bw:limits:{{{budget}:{who}}}:{amount}/{seconds}s"
 
 
 # Set of every app's id (``boardwright apps list``).
@@ -146,6 +153,13 @@ class ShardKeys:
         return f"{self.prefix}:feed"
 
     @property
+    def turns(self) -> str:
+        """Each command's change of turn (someone new to act, the game's end), written by
+        the projector with the views it follows: the notifier's input (consumer group
+        ``notifier``); trimmed below its acknowledgement, capped by length."""
+        return f"{self.prefix}:turns"
+
+    @property
     def cmd(self) -> str:
         """Command envelopes sent asynchronously (bots, chat integrations)."""
         return f"{self.prefix}:cmd"
@@ -168,6 +182,12 @@ class ShardKeys:
         """Sorted set: the control commands the scheduler sends, scored by when they are
         due (ms since the epoch); each member is ``<game>|<CommandEnvelope bytes>``."""
         return f"{self.prefix}:due"
+
+    @property
+    def due_wake(self) -> str:
+        """Stream: one entry (``at``) each time a plan puts a member into ``due`` earlier
+        than any there, to wake a scheduler sleeping until the earliest; capped by length."""
+        return f"{self.due}:wake"
 
     @property
     def durable(self) -> str:

@@ -8,9 +8,18 @@ added again (the notifier may derive one twice after a replica took over another
 from __future__ import annotations
 
 import zlib
+from collections.abc import Sequence
 from typing import Any
 
-from services.eventstore import player_feed_key, player_notifications_key, player_notified_key
+from redis.asyncio.cluster import RedisCluster
+
+from services.eventstore import (
+    ScriptCall,
+    player_feed_key,
+    player_notifications_key,
+    player_notified_key,
+    run_scripts,
+)
 from services.notifications.model import Notification, entry_position
 
 __all__ = ["FEED_MAX", "KEPT", "PlayerInbox", "player_shard"]
@@ -53,17 +62,34 @@ class PlayerInbox:
         """Add ``note`` to its player's stream unless it is there already, then wake the
         player's subscribers (always: a crash between the two must not lose the wake-up).
         Returns whether it was new."""
-        added, entry = await self._add(
-            keys=[player_notifications_key(note.player), player_notified_key(note.player)],
-            args=[note.id, note.to_json(), note.time_ms, self.kept],
-        )
-        await self.redis.xadd(
-            player_feed_key(player_shard(note.player, self.shards)),
-            {"player": note.player, "v": entry_position(_text(entry))},
-            maxlen=FEED_MAX,
-            approximate=True,
-        )
-        return bool(added)
+        return (await self.add_all([note]))[0]
+
+    async def add_all(self, notes: Sequence[Notification]) -> list[bool]:
+        """:meth:`add` each of ``notes`` in order: on one server in two round trips (the
+        notifications, then the wake-ups), on a cluster one after another (its scripts
+        would run in no order, and one player's notifications must keep theirs)."""
+        calls = [
+            ScriptCall(
+                self._add,
+                [player_notifications_key(note.player), player_notified_key(note.player)],
+                [note.id, note.to_json(), note.time_ms, self.kept],
+            )
+            for note in notes
+        ]
+        if isinstance(self.redis, RedisCluster):
+            replies = [await call.script(keys=call.keys, args=call.args) for call in calls]
+        else:
+            replies = await run_scripts(self.redis, calls) if calls else []
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for note, (_, entry) in zip(notes, replies, strict=True):
+                pipe.xadd(
+                    player_feed_key(player_shard(note.player, self.shards)),
+                    {"player": note.player, "v": entry_position(_text(entry))},
+                    maxlen=FEED_MAX,
+                    approximate=True,
+                )
+            await pipe.execute()
+        return [bool(added) for added, _ in replies]
 
     async def after(self, player: str, after: str, count: int) -> list[tuple[str, Notification]]:
         """The player's notifications after entry id ``after`` (oldest first)."""

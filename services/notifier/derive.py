@@ -1,15 +1,16 @@
 """Deriving notifications from the shard feeds and the seating feeds.
 
-The notifier reads every shard feed ``bw:{s<n>}:feed`` (each appended event) and every
-seating feed ``bw:{s<n>}:seating:feed`` (each seating change) in the consumer group
-``notifier``, so its replicas share the work and an entry a dead replica read is taken
-over (``XAUTOCLAIM``) after ``reclaim_idle_ms``.
+The notifier reads every turns stream ``bw:{s<n>}:turns`` and every seating feed
+``bw:{s<n>}:seating:feed`` (each seating change) in the consumer group ``notifier``, so
+its replicas share the work and an entry a dead replica read is taken over
+(``XAUTOCLAIM``) after ``reclaim_idle_ms``.
 
-Game events: the events of one command (a run with one command id) are folded with the
-game's ``evolve``, and the game's ``outcome`` before and after the run says what changed:
-a seat that now is to act gets ``your_turn``; every player gets ``game_over`` when the game
-has just ended. The state before a run comes from this process's cache, else from the
-table's log, so entries read by another replica are no gap.
+Turn changes: the projector, which folds every command's events for the views, publishes
+the game's outcome before and after each command that made someone new to act or ended
+the game (:mod:`services.notifications.turns`): a seat that now is to act gets
+``your_turn``; every player gets ``game_over`` when the game has just ended. Nothing is
+folded here. Earlier versions read the shard feeds ``bw:{s<n>}:feed`` in the same group;
+:meth:`Deriver.ensure_groups` deletes that group, so it holds back no feed's trimming.
 
 Seating changes: the roster before and after says which seat was taken (``seat_joined``,
 for the table's other players) or freed (``seat_left``, for every player, the one who left
@@ -29,22 +30,17 @@ import os
 import socket
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from cachetools import LRUCache
 from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import RedisError, ResponseError
 
-import engines
-from engines.core.contract import Engine, Outcome
-from engines.core.play import fold_stored
-from proto import common_pb2
+from engines.core.contract import Outcome
 from services.eventstore import (
     EventStore,
     ShardKeys,
     StreamTrimmer,
-    TableNotFound,
     forget_idle_consumers,
 )
 from services.logs import bind, get_logger
@@ -58,6 +54,7 @@ from services.notifications import (
     Webhooks,
     notification_id,
 )
+from services.notifications.turns import TurnChange
 from services.players import AppRegistry, app_user_of
 from services.seating import OPEN, Roster, RosterStore
 
@@ -65,13 +62,10 @@ __all__ = ["NOTIFIER_GROUP", "Deriver", "seat_changes", "turn_changes"]
 
 NOTIFIER_GROUP = "notifier"
 
+# How often the names of stopped replicas are looked for in the groups.
+_FORGET_EVERY_S = 60.0
+
 log = get_logger("notifier")
-
-
-@dataclass(frozen=True, slots=True)
-class _Folded:
-    version: int
-    state: Any
 
 
 def _players(roster: Roster) -> dict[int, str]:
@@ -228,25 +222,29 @@ class Deriver:
         self.seating = RosterStore(self.redis, self.shards)
         self.apps = AppRegistry(self.redis)
         self.trimmer = StreamTrimmer(self.redis)
-        self._states: LRUCache[str, _Folded] = LRUCache(maxsize=cache_size)
         self._rosters: LRUCache[str, Roster] = LRUCache(maxsize=cache_size)
-        self._engines: dict[str, Engine[Any, Any, Any]] = {}
         self._cluster = isinstance(self.redis, RedisCluster)
         self._reclaimed_at = 0.0
+        self._forgot_at = 0.0
 
     @property
     def streams(self) -> list[str]:
         shards = [ShardKeys(shard) for shard in range(self.shards)]
-        return [keys.feed for keys in shards] + [keys.seating_feed for keys in shards]
+        return [keys.turns for keys in shards] + [keys.seating_feed for keys in shards]
 
     async def ensure_groups(self) -> None:
-        """The ``notifier`` group on every feed, from its oldest entry still kept."""
+        """The ``notifier`` group on every stream it reads, from its oldest entry still
+        kept; and none on the shard feeds, which it read before the projector published
+        turn changes (a group nobody reads would keep every feed entry)."""
         for stream in self.streams:
             try:
                 await self.redis.xgroup_create(stream, self.group, id="0", mkstream=True)
             except ResponseError as exists:
                 if "BUSYGROUP" not in str(exists):
                     raise
+        for shard in range(self.shards):
+            if await self.redis.exists(ShardKeys(shard).feed):
+                await self.redis.xgroup_destroy(ShardKeys(shard).feed, self.group)
 
     async def run(self, stop: asyncio.Event) -> None:
         await self.ensure_groups()
@@ -273,16 +271,26 @@ class Deriver:
     async def reclaim(self) -> int:
         """Take over entries a stopped replica read and never acknowledged."""
         self._reclaimed_at = time.monotonic()
+        # One round trip for every stream (a cluster client splits it by node).
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for stream in self.streams:
+                pipe.xautoclaim(
+                    stream, self.group, self.name, self.reclaim_idle_ms, count=self.batch
+                )
+            replies: list[Any] = await pipe.execute()
         handled = 0
-        for stream in self.streams:
-            reply = await self.redis.xautoclaim(
-                stream, self.group, self.name, self.reclaim_idle_ms, count=self.batch
-            )
+        for stream, reply in zip(self.streams, replies, strict=True):
             entries = [entry for entry in reply[1] if entry[1]]
             if entries:
                 await self._handle(stream, entries)
                 handled += len(entries)
-            await forget_idle_consumers(self.redis, stream, self.group, 10 * self.reclaim_idle_ms)
+        if time.monotonic() - self._forgot_at >= _FORGET_EVERY_S:
+            # Names are forgotten after 10 idle reclaim periods: no need to look often.
+            self._forgot_at = time.monotonic()
+            for stream in self.streams:
+                await forget_idle_consumers(
+                    self.redis, stream, self.group, 10 * self.reclaim_idle_ms
+                )
         return handled
 
     async def _read(self) -> list[tuple[str, list[Any]]]:
@@ -309,23 +317,25 @@ class Deriver:
         if stream.endswith(":seating:feed"):
             notes = self._seating_notes(entries)
         else:
-            notes = await self._event_notes(entries)
-        for note in notes:
-            await self.publish(note)
+            notes = await self._turn_notes(entries)
+        await self.publish_all(notes)
         await self.redis.xack(stream, self.group, *[entry_id for entry_id, _ in entries])
         self.trimmer.acknowledged(stream)
 
-    async def publish(self, note: Notification) -> None:
-        """Into the player's stream and, for an app's user, to the app's webhooks."""
-        with bind(table_id=note.table_id, version=note.version):
-            await self.inbox.add(note)
-            owner = app_user_of(note.player)
-            if owner is not None:
-                app = await self.apps.get(owner[0])
-                if app is not None and app.active:  # a revoked app is sent nothing more
-                    await self.webhooks.enqueue(owner[0], owner[1], note)
-            self.published += 1
-            log.info("notifier.published", kind=note.kind, notification=note.id)
+    async def publish_all(self, notes: Sequence[Notification]) -> None:
+        """Into the players' streams and, for an app's user, to the app's webhooks."""
+        if not notes:
+            return
+        await self.inbox.add_all(notes)
+        for note in notes:
+            with bind(table_id=note.table_id, version=note.version):
+                owner = app_user_of(note.player)
+                if owner is not None:
+                    app = await self.apps.get(owner[0])
+                    if app is not None and app.active:  # a revoked app is sent nothing more
+                        await self.webhooks.enqueue(owner[0], owner[1], note)
+                self.published += 1
+                log.info("notifier.published", kind=note.kind, notification=note.id)
 
     def _seating_notes(self, entries: Sequence[Any]) -> list[Notification]:
         notes = []
@@ -342,65 +352,18 @@ class Deriver:
             notes += seat_changes(before, after, int(_text(entry_id).split("-")[0]))
         return notes
 
-    async def _event_notes(self, entries: Sequence[Any]) -> list[Notification]:
-        by_table: dict[str, list[common_pb2.StoredEvent]] = {}
-        games: dict[str, str] = {}
+    async def _turn_notes(self, entries: Sequence[Any]) -> list[Notification]:
+        notes = []
         for _, fields in entries:
-            table_id = _text(fields[b"table"])
-            games[table_id] = _text(fields[b"game"])
-            by_table.setdefault(table_id, []).append(
-                common_pb2.StoredEvent.FromString(fields[b"e"])
-            )
-        notes = []
-        for table_id, events in by_table.items():
-            with bind(table_id=table_id):
-                try:
-                    notes += await self._table_notes(table_id, games[table_id], events)
-                except (TableNotFound, engines.UnknownGame) as missing:
-                    log.warning("notifier.table_skipped", reason=type(missing).__name__)
-                except RedisError:
-                    raise
-                except Exception:
-                    # One table's trouble must not stop every other table's notifications.
-                    log.exception("notifier.table_failed")
+            change = TurnChange.of(fields)
+            with bind(table_id=change.table_id):
+                roster = await self._roster(change.table_id)
+                if roster is None or not _players(roster):
+                    continue
+                notes += turn_changes(
+                    roster, change.before, change.after, change.version, change.time_ms
+                )
         return notes
-
-    async def _table_notes(
-        self, table_id: str, game: str, events: list[common_pb2.StoredEvent]
-    ) -> list[Notification]:
-        roster = await self._roster(table_id)
-        if roster is None or not _players(roster):
-            return []
-        engine = self._engine(game)
-        events = sorted(events, key=lambda e: e.version)
-        first, last = events[0].version, events[-1].version
-        folded = await self._state_at(table_id, engine, first - 1)
-        known = {e.version: e for e in events}
-        if any(v not in known for v in range(first, last + 1)):
-            events = await self.store.read(table_id, after=first - 1, count=last - first + 1)
-        notes = []
-        state, version = folded.state, folded.version
-        for run in _command_runs(events):
-            before = engine.outcome(state) if version > 0 else None
-            state = fold_stored(engine, state, run)
-            version = run[-1].version
-            notes += turn_changes(roster, before, engine.outcome(state), version, run[-1].time_ms)
-        self._states[table_id] = _Folded(version, state)
-        return notes
-
-    async def _state_at(
-        self, table_id: str, engine: Engine[Any, Any, Any], version: int
-    ) -> _Folded:
-        """The table's state after ``version`` events: the cache, else the log."""
-        folded = self._states.get(table_id)
-        if folded is None or folded.version > version:
-            folded = _Folded(0, engine.initial_state())
-        if folded.version < version:
-            later = await self.store.read(
-                table_id, after=folded.version, count=version - folded.version
-            )
-            folded = _Folded(version, fold_stored(engine, folded.state, later))
-        return folded
 
     async def _roster(self, table_id: str) -> Roster | None:
         """The table's seating; its players are final once it left ``open``, so it is cached."""
@@ -410,24 +373,6 @@ class Deriver:
             if roster is not None and roster.state != OPEN:
                 self._rosters[table_id] = roster
         return roster
-
-    def _engine(self, game: str) -> Engine[Any, Any, Any]:
-        if game not in self._engines:
-            self._engines[game] = engines.get(game)
-        return self._engines[game]
-
-
-def _command_runs(
-    events: Sequence[common_pb2.StoredEvent],
-) -> list[list[common_pb2.StoredEvent]]:
-    """The events split into the runs one command appended (one command id each)."""
-    runs: list[list[common_pb2.StoredEvent]] = []
-    for event in events:
-        if runs and runs[-1][-1].command_id == event.command_id:
-            runs[-1].append(event)
-        else:
-            runs.append([event])
-    return runs
 
 
 def _text(value: Any) -> str:

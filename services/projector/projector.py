@@ -52,7 +52,7 @@ from redis.exceptions import RedisError, ResponseError
 
 import engines
 from engines.core.canonical import canonical_json
-from engines.core.contract import Engine
+from engines.core.contract import Engine, Outcome
 from engines.core.control import (
     Control,
     TableRules,
@@ -78,6 +78,14 @@ from services.eventstore import (
 )
 from services.eventstore.durability import Waits, waits_for
 from services.logs import bind, get_logger
+from services.notifications.turns import (
+    TURN_FIELDS,
+    TURN_VERSION_AT,
+    TURNS_KEPT,
+    TurnChange,
+    command_runs,
+    is_news,
+)
 from services.projector.lobby import Lobby
 from services.projector.retention import FINISHED_TTL_S, Retention
 from services.scheduler.due import DuePlans
@@ -90,13 +98,24 @@ LAG_KEY = PROJECTOR_LAG_KEY
 
 log = get_logger("projector")
 
-_WRITE_VIEWS = """
+# KEYS: the views (status first), then the shard's turns stream. ARGV: the version, the
+# turns stream's bound, a JSON text per view, then the fields of each turn change. Only
+# the turn changes after the stored version are published: another projector replica
+# published those before, with the views it wrote.
+_WRITE_VIEWS = f"""
 local current = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
 if tonumber(ARGV[1]) <= current then
   return 0
 end
-for i = 1, #KEYS do
-  redis.call('HSET', KEYS[i], 'version', ARGV[1], 'json', ARGV[i + 1])
+local views = #KEYS - 1
+for i = 1, views do
+  redis.call('HSET', KEYS[i], 'version', ARGV[1], 'json', ARGV[i + 2])
+end
+for i = views + 3, #ARGV, {TURN_FIELDS} do
+  if tonumber(ARGV[i + {TURN_VERSION_AT}]) > current then
+    local last = i + {TURN_FIELDS - 1}
+    redis.call('XADD', KEYS[#KEYS], 'MAXLEN', '~', ARGV[2], '*', unpack(ARGV, i, last))
+  end
 end
 return 1
 """
@@ -119,9 +138,12 @@ def render(
     state: Any,
     control: Control,
     version: int,
+    outcome: Outcome | None = None,
 ) -> ReadModels:
-    """The read models of ``state`` and ``control`` (the table at ``version``)."""
-    table = table_outcome(TableRules.of(meta), control, engine.outcome(state).as_dict())
+    """The read models of ``state`` and ``control`` (the table at ``version``);
+    ``outcome`` is the game's outcome of ``state`` when the caller has it already."""
+    outcome = outcome if outcome is not None else engine.outcome(state)
+    table = table_outcome(TableRules.of(meta), control, outcome.as_dict())
     status = {
         "table_id": meta.table_id,
         "game": meta.game,
@@ -162,6 +184,8 @@ class _Write:
     keys: Keys
     game: str
     models: ReadModels
+    # What the commands folded into ``models`` changed about whose turn it is.
+    turns: Sequence[TurnChange] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +196,8 @@ class _Folded:
     control: Control
     # The append time of the event at ``version``: a bot's turn is due from then.
     time_ms: int = 0
+    # The game's outcome at ``version`` (None before the first event).
+    outcome: Outcome | None = None
 
 
 class Projector:
@@ -333,12 +359,17 @@ class Projector:
             newest[table_id] = max(newest.get(table_id, 0), version)
             feed_events[table_id].append(common_pb2.StoredEvent.FromString(fields[b"e"]))
             self.last_event_ms = max(self.last_event_ms, feed_events[table_id][-1].time_ms)
-        stored = await self._stored_versions(list(newest))
+        # A table held in the cache is taken to be stored at the cached version: its writes
+        # only move forward and publish only what is newer than what is stored, so a
+        # replica that wrote further meanwhile costs a read of the log, nothing more.
+        cached = {t: f.version for t in newest if (f := self._cache.get(t)) is not None}
+        unknown = [t for t in newest if t not in cached]
+        stored = {**cached, **(await self._stored_versions(unknown) if unknown else {})}
         writes: list[_Write] = []
         for table_id, version in newest.items():
             with bind(table_id=table_id, version=version):
                 try:
-                    models = await self._advance(
+                    advanced = await self._advance(
                         table_id, games[table_id], version, stored[table_id], feed_events[table_id]
                     )
                 except TableNotFound:
@@ -354,9 +385,16 @@ class Projector:
                     # event finds the gap and tries again from the log.
                     log.exception("projector.table_failed")
                     continue
-            if models is not None:
-                writes.append(_Write(self.store.keys(table_id), games[table_id], models))
-        await self._write_all(writes)
+            if advanced is not None:
+                models, turns = advanced
+                writes.append(_Write(self.store.keys(table_id), games[table_id], models, turns))
+        try:
+            await self._write_all(writes)
+        except BaseException:
+            # What was cached may not be stored: the retry must read what is.
+            for write in writes:
+                self._cache.pop(write.keys.table_id, None)
+            raise
         for game in sorted(set(games.values())):
             await self._lobby_durable(game)
         await self.redis.xack(stream, self.group, *[entry_id for entry_id, _ in entries])
@@ -369,12 +407,15 @@ class Projector:
         target: int,
         known: Sequence[common_pb2.StoredEvent] = (),
     ) -> bool:
-        """Write the table's read models at ``target`` unless they are there already."""
+        """Write the table's read models at ``target`` unless they are there already.
+
+        Nothing is published to the notifier: this is for rebuilding, where every turn
+        of the table's past would come again."""
         stored = await self._stored_versions([table_id])
-        models = await self._advance(table_id, game, target, stored[table_id], known)
-        if models is None:
+        advanced = await self._advance(table_id, game, target, stored[table_id], known)
+        if advanced is None:
             return False
-        return await self.write(self.store.keys(table_id), game, models)
+        return await self.write(self.store.keys(table_id), game, advanced[0])
 
     async def _stored_versions(self, table_ids: Sequence[str]) -> dict[str, int]:
         """The version each table's read models are at (0: none yet), in one round trip."""
@@ -391,9 +432,10 @@ class Projector:
         target: int,
         stored: int,
         known: Sequence[common_pb2.StoredEvent],
-    ) -> ReadModels | None:
+    ) -> tuple[ReadModels, list[TurnChange]] | None:
         """The read models at ``target`` (None when those ``stored`` are there already),
-        folded on from the state held for the stored version."""
+        folded on from the state held for the stored version, and the turn changes of
+        the commands after ``stored``."""
         if target <= stored:
             return None
         engine = self.engine(game)
@@ -409,18 +451,34 @@ class Projector:
                 table_id, after=folded.version, count=target - folded.version
             )
         rules = TableRules.of(folded.meta)
-        state, control = fold_table(engine, rules, folded.state, folded.control, later)
+        # What the stored read models show already was announced with them.
+        shown = [e for e in later if e.version <= stored]
+        state, control = fold_table(engine, rules, folded.state, folded.control, shown)
+        outcome = folded.outcome
+        if shown or (outcome is None and folded.version > 0):
+            outcome = engine.outcome(state)
+        turns = []
+        for run in command_runs([e for e in later if e.version > stored]):
+            before = outcome
+            state, control = fold_table(engine, rules, state, control, run)
+            outcome = engine.outcome(state)
+            if is_news(before, outcome):
+                last = run[-1]
+                turns.append(
+                    TurnChange(table_id, game, last.version, last.time_ms, before, outcome)
+                )
         reached = later[-1].version if later else folded.version
         time_ms = later[-1].time_ms if later else folded.time_ms
-        folded = _Folded(folded.meta, reached, state, control, time_ms)
-        self._cache[table_id] = folded
         if rules.schedules or control.left:
             # Only such a table can wait for a timeout or a bot's turn; a plan only
             # replaces an older version's, so reprocessing a batch changes nothing.
             to_act = table_to_act(engine, state, control)
             planned = due(rules, control, to_act, reached, time_ms)
             await self.plans.replace(game, table_id, reached, planned)
-        return render(engine, folded.meta, state, control, reached)
+        models = render(engine, folded.meta, state, control, reached, outcome)
+        # Cached last: a failure before this leaves the cache at what may be stored.
+        self._cache[table_id] = _Folded(folded.meta, reached, state, control, time_ms, outcome)
+        return models, turns
 
     async def write(self, keys: Keys, game: str, models: ReadModels) -> bool:
         """Write one table's read models (see :meth:`_write_all`)."""
@@ -445,8 +503,15 @@ class Projector:
             [
                 ScriptCall(
                     self._write_views,
-                    w.keys.views(len(w.models.seats)),
-                    [w.models.version, w.models.status, w.models.public, *w.models.seats],
+                    [*w.keys.views(len(w.models.seats)), w.keys.turns],
+                    [
+                        w.models.version,
+                        TURNS_KEPT,
+                        w.models.status,
+                        w.models.public,
+                        *w.models.seats,
+                        *(value for turn in w.turns for value in turn.fields()),
+                    ],
                 )
                 for w in writes
             ],

@@ -4,6 +4,6 @@ See :mod:`services.scheduler.due` (the plans and the atomic firing) and
 ``python -m services.scheduler``.
 """
 
-from services.scheduler.due import DuePlans, Fired, envelope_of
+from services.scheduler.due import DuePlans, Fired, Pass, envelope_of
 
-__all__ = ["DuePlans", "Fired", "envelope_of"]
+__all__ = ["DuePlans", "Fired", "Pass", "envelope_of"]

@@ -18,7 +18,11 @@ async def _main(settings: Settings) -> None:
         raise SystemExit("REDIS_URL is not set")
     redis = await connect(settings.redis_url)
     try:
-        scheduler = Scheduler(DuePlans(redis, settings.shards), poll_ms=settings.scheduler_poll_ms)
+        scheduler = Scheduler(
+            DuePlans(redis, settings.shards),
+            poll_ms=settings.scheduler_poll_ms,
+            max_sleep_ms=settings.scheduler_max_sleep_ms,
+        )
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGTERM, signal.SIGINT):

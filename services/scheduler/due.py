@@ -9,9 +9,12 @@ A plan only replaces one made for an older version, so a late or repeated projec
 changes nothing.
 
 The scheduler (``python -m services.scheduler``, any number of replicas) fires what is
-due (:meth:`DuePlans.fire`): one script takes the due members out of the sorted set and
-appends each to the shard's command inbox, so two replicas can never both fire one
-member, and a member is never taken without reaching the inbox. The engine service's
+due (:meth:`DuePlans.fire_all`): one script per shard takes the due members out of the
+sorted set and appends each to the shard's command inbox, so two replicas can never both
+fire one member, and a member is never taken without reaching the inbox; it answers with
+the earliest member left, so the scheduler can sleep until then. A plan that puts a
+member in earlier than every other of its shard adds an entry to the shard's wake-up
+stream ``bw:{s<n>}:due:wake`` (:meth:`DuePlans.wait`), which ends such a sleep. The engine service's
 consumer decides them like any command: a timeout names the version and the deadline it
 enforces, so one the table moved past is refused (``clock.stale``) and changes nothing.
 """
@@ -25,29 +28,41 @@ from typing import Any
 from engines.core.canonical import message_bytes
 from engines.core.control import Due
 from proto import common_pb2
-from services.eventstore import Keys, ShardKeys, shard_of
+from services.eventstore import Keys, ScriptCall, ShardKeys, run_scripts, shard_of
 
-__all__ = ["DuePlans", "Fired", "envelope_of"]
+__all__ = ["DuePlans", "Fired", "Pass", "envelope_of"]
 
 _SEPARATOR = b"|"
 
-_REPLACE = """
+# How many entries a shard's wake-up stream keeps (a scheduler reads only the newest).
+_WAKES_KEPT = 100
+
+_REPLACE = f"""
 local current = tonumber(redis.call('GET', KEYS[3]) or '-1')
 if tonumber(ARGV[1]) <= current then
   return 0
 end
+local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2]
 for _, member in ipairs(redis.call('SMEMBERS', KEYS[2])) do
   redis.call('ZREM', KEYS[1], member)
 end
 redis.call('DEL', KEYS[2])
+local earliest = nil
 for i = 2, #ARGV, 2 do
   redis.call('ZADD', KEYS[1], ARGV[i], ARGV[i + 1])
   redis.call('SADD', KEYS[2], ARGV[i + 1])
+  if earliest == nil or tonumber(ARGV[i]) < tonumber(ARGV[earliest]) then
+    earliest = i
+  end
 end
 redis.call('SET', KEYS[3], ARGV[1])
+if earliest ~= nil and (first == nil or tonumber(ARGV[earliest]) < tonumber(first)) then
+  redis.call('XADD', KEYS[4], 'MAXLEN', '~', {_WAKES_KEPT}, '*', 'at', ARGV[earliest])
+end
 return 1
 """
 
+# Answers the members fired and the score of the earliest left (false: none).
 _FIRE = """
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
 for _, member in ipairs(due) do
@@ -56,7 +71,8 @@ for _, member in ipairs(due) do
   redis.call('XADD', KEYS[2], '*', 'env', string.sub(member, bar + 1),
              'game', string.sub(member, 1, bar - 1))
 end
-return due
+local next = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2]
+return {due, next or false}
 """
 
 
@@ -84,6 +100,16 @@ class Fired:
         return self.envelope.control.WhichOneof("kind") or ""
 
 
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """One firing of every shard: what it fired, the earliest member left (ms, ``None``:
+    none), and whether a shard had more due than one call takes."""
+
+    fired: list[Fired]
+    next_ms: int | None
+    more: bool
+
+
 class DuePlans:
     """The due sorted sets of every shard, and each table's plan."""
 
@@ -100,14 +126,54 @@ class DuePlans:
         for due in plan:
             member = game.encode() + _SEPARATOR + message_bytes(envelope_of(table_id, due))
             args += [due.at_ms, member]
-        done = await self._replace(keys=[keys.due, keys.plan, keys.plan_version], args=args)
+        done = await self._replace(
+            keys=[keys.due, keys.plan, keys.plan_version, keys.due_wake], args=args
+        )
         return bool(done)
 
     async def fire(self, shard: int, now_ms: int, limit: int = 100) -> list[Fired]:
         """Move the shard's members due by ``now_ms`` into its command inbox, atomically."""
         keys = ShardKeys(shard)
-        members = await self._fire(keys=[keys.due, keys.cmd], args=[now_ms, limit])
+        members, _ = await self._fire(keys=[keys.due, keys.cmd], args=[now_ms, limit])
         return [Fired.of(member) for member in members]
+
+    async def fire_all(self, now_ms: int, limit: int = 100) -> Pass:
+        """:meth:`fire` on every shard, in one round trip (on one server)."""
+        calls = []
+        for shard in range(self.shards):
+            keys = ShardKeys(shard)
+            calls.append(ScriptCall(self._fire, [keys.due, keys.cmd], [now_ms, limit]))
+        fired: list[Fired] = []
+        more = False
+        next_ms: int | None = None
+        for members, earliest in await run_scripts(self.redis, calls):
+            fired += [Fired.of(member) for member in members]
+            more = more or len(members) >= limit
+            if earliest:
+                at = int(float(earliest))
+                next_ms = at if next_ms is None else min(next_ms, at)
+        return Pass(fired, next_ms, more)
+
+    async def wake_marks(self) -> dict[str, bytes]:
+        """The newest entry of every shard's wake-up stream: :meth:`wait` wakes on any
+        entry after these."""
+        streams = [ShardKeys(shard).due_wake for shard in range(self.shards)]
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for stream in streams:
+                pipe.xrevrange(stream, count=1)
+            newest = await pipe.execute()
+        return {s: (n[0][0] if n else b"0-0") for s, n in zip(streams, newest, strict=True)}
+
+    async def wait(self, marks: dict[str, bytes], block_ms: int) -> bool:
+        """Wait up to ``block_ms`` for a plan to put a member in earlier than every other of
+        its shard since ``marks`` (moved on past what is read); whether one did. One server
+        only: a cluster cannot block on streams of several slots in one call."""
+        reply: Any = await self.redis.xread(dict(marks), block=max(1, block_ms))
+        for stream, entries in reply or []:
+            if entries:
+                name = stream.decode() if isinstance(stream, bytes) else str(stream)
+                marks[name] = entries[-1][0]
+        return bool(reply)
 
     async def pending(self, shard: int) -> int:
         """Members waiting in the shard's due set."""

@@ -1,4 +1,13 @@
-"""The scheduler process's loop: fire what is due on every shard, then wait a moment."""
+"""The scheduler process's loop: fire what is due on every shard, then sleep until the
+earliest member left is due, or a plan puts in an earlier one, or ``max_sleep_ms``.
+
+A member put into a due set later than the earliest there is due no sooner than the
+earliest, so the sleep ends in time for it; one put in earlier writes to its shard's
+wake-up stream, which ends the sleep at once. The sleep is capped so that a wake-up lost
+in a failover delays nothing by more than ``max_sleep_ms``. On a Redis Cluster, which
+cannot block on streams of several slots in one call, the scheduler fires every
+``poll_ms`` instead.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +15,7 @@ import asyncio
 import contextlib
 import time
 
+from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import RedisError
 
 from services.logs import bind, get_logger
@@ -21,40 +31,84 @@ def now_ms() -> int:
 
 
 class Scheduler:
-    """Fires the due control commands of every shard every ``poll_ms``; replicas may run
+    """Fires the due control commands of every shard when they are due; replicas may run
     side by side (each member is fired by exactly one of them)."""
 
-    def __init__(self, plans: DuePlans, *, poll_ms: int = 100, batch: int = 100) -> None:
+    def __init__(
+        self, plans: DuePlans, *, poll_ms: int = 100, max_sleep_ms: int = 1000, batch: int = 100
+    ) -> None:
         self.plans = plans
         self.poll_ms = poll_ms
+        self.max_sleep_ms = max_sleep_ms
         self.batch = batch
         self.fired = 0
+        # The earliest member left after the last pass (ms; None: every due set is empty).
+        self.next_ms: int | None = None
+        self._polling = isinstance(plans.redis, RedisCluster)
 
     async def step(self) -> int:
-        """One pass over every shard; returns how many commands it fired."""
+        """Fire everything due on every shard; returns how many commands it fired."""
         fired = 0
-        for shard in range(self.plans.shards):
-            while True:
-                batch = await self.plans.fire(shard, now_ms(), self.batch)
-                for one in batch:
-                    envelope = one.envelope
-                    with bind(table_id=envelope.table_id, command_id=envelope.command_id):
-                        log.info("due.fired", game=one.game, kind=one.kind, seat=envelope.seat)
-                fired += len(batch)
-                if len(batch) < self.batch:
-                    break
+        while True:
+            done = await self.plans.fire_all(now_ms(), self.batch)
+            for one in done.fired:
+                envelope = one.envelope
+                with bind(table_id=envelope.table_id, command_id=envelope.command_id):
+                    log.info("due.fired", game=one.game, kind=one.kind, seat=envelope.seat)
+            fired += len(done.fired)
+            self.next_ms = done.next_ms
+            if not done.more:
+                break
         self.fired += fired
         return fired
 
+    def pause_ms(self) -> int:
+        """How long to sleep after a pass: until the earliest member left, at most
+        ``max_sleep_ms`` (``poll_ms`` when polling)."""
+        cap = self.poll_ms if self._polling else self.max_sleep_ms
+        if self.next_ms is None:
+            return cap
+        return max(0, min(cap, self.next_ms - now_ms() + 1))
+
     async def run(self, stop: asyncio.Event) -> None:
-        log.info("scheduler.started", shards=self.plans.shards, poll_ms=self.poll_ms)
+        log.info(
+            "scheduler.started",
+            shards=self.plans.shards,
+            max_sleep_ms=self.max_sleep_ms,
+            poll_ms=self.poll_ms if self._polling else None,
+        )
+        marks: dict[str, bytes] | None = None
         while not stop.is_set():
             try:
+                if marks is None and not self._polling:
+                    # Read before the pass: a wake-up written after it is not missed.
+                    marks = await self.plans.wake_marks()
                 await self.step()
+                pause = self.pause_ms()
+                if pause > 0:
+                    await self._sleep(stop, pause, marks)
             except (RedisError, OSError) as trouble:
                 # Nothing was taken out of a due set without reaching the inbox: go on later.
                 log.warning("scheduler.redis_unavailable", error=str(trouble))
-                await asyncio.sleep(1)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), self.poll_ms / 1000)
+                marks = None
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), 1)
         log.info("scheduler.stopped", fired=self.fired)
+
+    async def _sleep(
+        self, stop: asyncio.Event, pause_ms: int, marks: dict[str, bytes] | None
+    ) -> None:
+        """Sleep ``pause_ms``, or until a wake-up comes or ``stop`` is set."""
+        waiting = (
+            asyncio.ensure_future(self.plans.wait(marks, pause_ms))
+            if marks is not None
+            else asyncio.ensure_future(asyncio.sleep(pause_ms / 1000))
+        )
+        stopping = asyncio.ensure_future(stop.wait())
+        try:
+            await asyncio.wait([waiting, stopping], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (waiting, stopping):
+                task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await waiting

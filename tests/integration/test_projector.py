@@ -11,11 +11,16 @@ from typing import Any
 
 import pytest
 
+from engines.core.play import fold_stored
 from proto import engine_pb2
 from services.engine.host import TableHost
 from services.eventstore import EventStore
+from services.notifications import GAME_OVER, YOUR_TURN, PlayerInbox, Webhooks
+from services.notifications.turns import command_runs
+from services.notifier import NOTIFIER_GROUP, Deriver
 from services.projector.lobby import entries_key
 from services.projector.projector import LAG_KEY, Projector
+from services.seating import STARTED, Roster, RosterStore, Seat
 from tests.integration.test_engine_service_support import (
     FREUNDE,
     SHARDS,
@@ -192,3 +197,91 @@ async def test_the_lag_is_published_for_the_gateway(host: TableHost) -> None:
     stored = json.loads(_bytes(await host.store.redis.get(LAG_KEY)))
     assert stored == published
     assert stored["entries_behind"] == 0 and stored["pending"] == 0
+
+
+async def test_each_turn_change_is_published_once_and_told_to_its_player_once(
+    host: TableHost,
+) -> None:
+    """The projector publishes the turn changes of the commands it folds, and only once
+    per advance of the views; the notifier tells each player of them without folding."""
+    table_id = f"turns-{os.urandom(6).hex()}"
+    await host.create_table(create_request(table_id))
+    ann, bob = Seat(player="guest:ann", name="Ann"), Seat(player="guest:bob", name="Bob")
+    seating = RosterStore(host.store.redis, host.store.shards)
+    await seating.create(Roster(table_id, "freunde", (ann, bob), state=STARTED))
+    await play_with_bots(host, table_id)
+
+    # The oracle: the game's outcome before and after each command of the log.
+    expected: list[tuple[str, int, int]] = []
+    state, before = FREUNDE.initial_state(), None
+    for run in command_runs(await host.store.read(table_id)):
+        state = fold_stored(FREUNDE, state, run)
+        after = FREUNDE.outcome(state)
+        earlier = () if before is None else before.to_act
+        if after.finished:
+            expected += [(GAME_OVER, run[-1].version, seat) for seat in (0, 1)]
+            break
+        expected += [
+            (YOUR_TURN, run[-1].version, seat) for seat in after.to_act if seat not in earlier
+        ]
+        before = after
+    assert len(expected) > 5
+
+    turns = host.store.keys(table_id).turns
+    await caught_up(Projector(host.store, name="first"))
+    published = await host.store.redis.xlen(turns)
+    # A projector of another group folds the whole log again: the views are there, so
+    # nothing is published again; neither is anything by a rebuild of one table.
+    await caught_up(Projector(host.store, group="again", name="again"))
+    head = await host.store.head(table_id)
+    assert not await Projector(host.store, name="rebuild").project(
+        table_id, "freunde", head.version
+    )
+    assert await host.store.redis.xlen(turns) == published
+
+    inbox = PlayerInbox(host.store.redis, host.store.shards, kept=10_000)
+    deriver = Deriver(host.store, inbox, Webhooks(host.store.redis), block_ms=10)
+    await deriver.ensure_groups()
+    while await deriver.step():
+        pass
+    told = [
+        (note.kind, note.version, note.seat)
+        for player in (ann.player, bob.player)
+        for _, note in await inbox.after(player, "0", 10_000)
+        if note.table_id == table_id
+    ]
+    assert sorted(told) == sorted(expected)
+    # The entries handled again (a replica took them over) tell nobody anything new.
+    await host.store.redis.xgroup_setid(turns, NOTIFIER_GROUP, "0")
+    while await deriver.step():
+        pass
+    again = [
+        note.id
+        for player in (ann.player, bob.player)
+        for _, note in await inbox.after(player, "0", 10_000)
+        if note.table_id == table_id
+    ]
+    assert len(again) == len(told)
+
+
+async def test_a_replica_behind_another_publishes_only_the_turns_after_the_stored_views(
+    host: TableHost,
+) -> None:
+    """Two projector replicas of one group take turns on a table: each publishes the turn
+    changes of versions above the stored views only, so none is published twice."""
+    table_id = f"replicas-{os.urandom(6).hex()}"
+    await host.create_table(create_request(table_id))
+    script = scripted_game(table_id)
+    first, second = Projector(host.store, name="first"), Projector(host.store, name="second")
+    await first.ensure_groups()
+    for n, (seat, command) in enumerate(script[:30]):
+        await host.execute(envelope(table_id, f"c{n}", seat, command))
+        # The first replica now and then, the second after every command: the first is
+        # behind whenever it projects, from its cache or from the log.
+        for replica in (first, second) if n % 7 == 6 else (second,):
+            while await replica.step():
+                pass
+    entries: Any = await host.store.redis.xrange(host.store.keys(table_id).turns)
+    versions = [int(f[b"v"]) for _, f in entries if f[b"table"] == table_id.encode()]
+    assert len(versions) > 5
+    assert versions == sorted(set(versions))

@@ -5,8 +5,10 @@ real engine host; the scheduler's plan is read the way the projector makes it.""
 from __future__ import annotations
 
 import asyncio
+import os
 import time
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 
@@ -16,11 +18,14 @@ from engines.core.control import Due, due, table_to_act
 from proto import common_pb2, engine_pb2
 from services.engine.commands import ClockEarly
 from services.engine.host import TableHost
-from services.eventstore import EventStore, connect
+from services.eventstore import EventStore, ShardKeys, connect, shard_of
 from services.scheduler.due import DuePlans, envelope_of
-from tests.integration.test_engine_service_support import SEED, SHARDS
+from services.scheduler.scheduler import Scheduler
+from tests.integration.test_engine_service_support import SEED, SHARDS, private_redis_url
 
 pytestmark = [pytest.mark.anyio, pytest.mark.integration]
+
+__all__ = ["private_redis_url"]
 
 # Enough commands to get through a few turns of every seat in every game.
 COMMANDS = 40
@@ -150,3 +155,51 @@ async def test_a_plan_is_fired_once_and_a_newer_plan_replaces_it(
     assert [(f.game, f.kind, f.envelope.seat) for f in mine] == [("freunde", "play_bot", 1)]
     assert mine[0].envelope.command_id == "bw:play_bot:6"
     assert await store.redis.xlen(inbox) >= before + 1
+
+
+async def test_a_sleeping_scheduler_fires_earlier_plans_in_time_and_in_order(
+    private_redis_url: str,
+) -> None:
+    """A scheduler asleep until a member an hour away is woken by a plan due sooner; a
+    plan due after that one (no wake-up of its own) is fired after it, not an hour later."""
+    redis = await connect(private_redis_url)
+    plans = DuePlans(redis, SHARDS)
+    far, soon, later = (_table_on_shard(0, name) for name in ("far", "soon", "later"))
+    keys = ShardKeys(0)
+    now = time.time_ns() // 1_000_000
+    await plans.replace("freunde", far, 1, [Due(now + 3_600_000, 0, 1, "time_out")])
+    scheduler = Scheduler(plans, max_sleep_ms=3_600_000)
+    stop = asyncio.Event()
+    running = asyncio.create_task(scheduler.run(stop))
+    try:
+        for _ in range(600):
+            if scheduler.next_ms == now + 3_600_000:
+                break
+            await asyncio.sleep(0.05)
+        assert scheduler.next_ms == now + 3_600_000  # asleep until the far member
+        now = time.time_ns() // 1_000_000
+        await plans.replace("freunde", soon, 1, [Due(now + 300, 0, 1, "play_bot")])
+        await plans.replace("freunde", later, 1, [Due(now + 600, 1, 1, "play_bot")])
+        assert await redis.xlen(keys.due_wake) == 2  # the far member's, the soon one's
+        fired: list[str] = []
+        for _ in range(600):
+            entries: Any = await redis.xrange(keys.cmd)
+            fired = [common_pb2.CommandEnvelope.FromString(f[b"env"]).table_id for _, f in entries]
+            if len(fired) >= 2:
+                break
+            await asyncio.sleep(0.05)
+        assert fired == [soon, later]
+        assert await plans.pending(0) == 1  # the far member waits
+    finally:
+        stop.set()
+        await running
+        await redis.aclose()
+    assert scheduler.fired == 2
+
+
+def _table_on_shard(shard: int, name: str) -> str:
+    """A new table id of the shard (so that plans share one due set)."""
+    while True:
+        table_id = f"{name}-{os.urandom(4).hex()}"
+        if shard_of(table_id, SHARDS) == shard:
+            return table_id

@@ -13,7 +13,7 @@ from engines.core.canonical import message_bytes
 from engines.core.control import CONTROL_PREFIX
 from engines.core.messages import MessageFormatError, from_json
 from gateway.api.bodies import JsonRoute
-from gateway.api.deps import Gateway, GatewayDep, Seated, SeatedDep
+from gateway.api.deps import Gateway, Seated, SeatedDep
 from gateway.errors import ApiError, status_for_rejection
 from gateway.rendering import event_out
 from gateway.schemas.requests import CommandIn
@@ -52,7 +52,8 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
     responses=_ERRORS,
     summary="Send a command as the seat of the bearer token",
 )
-async def send_command(body: CommandIn, caller: SeatedDep, gateway: GatewayDep) -> Response:
+async def send_command(body: CommandIn, caller: SeatedDep) -> Response:
+    gateway = caller.gateway
     game = caller.meta.game
     structlog.contextvars.bind_contextvars(command_id=body.command_id)
     if body.seat is not None and body.seat != caller.seat:
@@ -90,14 +91,14 @@ async def send_command(body: CommandIn, caller: SeatedDep, gateway: GatewayDep) 
         " `game.over` once the table has ended."
     ),
 )
-async def resign(caller: SeatedDep, gateway: GatewayDep) -> Response:
+async def resign(caller: SeatedDep) -> Response:
     envelope = common_pb2.CommandEnvelope(
         table_id=caller.table_id,
         command_id=RESIGN_COMMAND_ID,
         seat=caller.seat,
         control=common_pb2.TableControl(resign=common_pb2.Resign()),
     )
-    return await _execute(caller, gateway, envelope)
+    return await _execute(caller, caller.gateway, envelope)
 
 
 async def _execute(

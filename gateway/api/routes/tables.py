@@ -199,9 +199,7 @@ async def lobby(
     responses=_ERRORS,
     summary="The caller's view: a seat's (Bearer token) or the spectator's",
 )
-async def table_view(
-    at: TableAtDep, gateway: GatewayDep, min_version: MinVersion = None
-) -> TableView | Response:
+async def table_view(at: TableAtDep, min_version: MinVersion = None) -> TableView | Response:
     seats = [SeatOut(**seat) for seat in at.roster.public()] if at.roster else []
     if at.meta is None:
         roster = at.roster
@@ -218,7 +216,7 @@ async def table_view(
             seating=seats,
         )
     caller = TableCaller(at.table_id, at.meta, at.backend, at.seat)
-    current = await view_for(gateway, caller, min_version)
+    current = await view_for(at.gateway, caller, min_version)
     # The busiest read (after every command, with min_version): its parts are already
     # checked, so it is serialised once instead of validated again field by field.
     built = TableView.model_construct(

@@ -1,0 +1,173 @@
+"""The gateway's admission script against a real Redis: budgets per address and per seat
+token spent in one call, a refusal that spends nothing, Retry-After, the table's seating
+read in the same call (sent again only when it changed), and a Redis that cannot be asked."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import replace
+
+import pytest
+from redis.asyncio import Redis
+
+from gateway.ratelimits import RateLimits, Window, parse_budget
+from services.eventstore import AnyRedis, connect
+from services.redis_server import free_port
+from services.seating import Roster, RosterStore, Seat
+
+pytestmark = [pytest.mark.anyio, pytest.mark.integration]
+
+
+@pytest.fixture
+async def redis(redis_url: str) -> AsyncIterator[AnyRedis]:
+    client = await connect(redis_url)
+    try:
+        yield client
+    finally:
+        await client.aclose()
+
+
+def _limits(redis: AnyRedis, address: str, seat: str, create: str = "") -> RateLimits:
+    # A name of the test's own, so budgets of earlier runs on a shared server do not count.
+    run = uuid.uuid4().hex[:8]
+    return RateLimits(
+        redis,
+        RosterStore(redis, 16),
+        parse_budget(f"address-{run}", address),
+        parse_budget(f"seat-{run}", seat),
+        parse_budget(f"create-{run}", create),
+    )
+
+
+def _address() -> str:
+    return f"198.51.100.{uuid.uuid4().int % 250}-{uuid.uuid4().hex[:6]}"
+
+
+async def test_an_over_budget_seat_is_refused_while_another_seat_spends_its_own(
+    redis: AnyRedis,
+) -> None:
+    limits = _limits(redis, "100/minute", "3/minute")
+    address = _address()
+    for _ in range(3):
+        assert (await limits.check(address, "table.mine", False)).refusal is None
+    refused = (await limits.check(address, "table.mine", False)).refusal
+    assert refused is not None
+    assert refused.budget == limits.seat.name
+    assert refused.limit == "3 per 1 minute"
+    assert 1 <= refused.retry_after_s <= 120
+    for _ in range(3):
+        assert (await limits.check(address, "table.theirs", False)).refusal is None
+    assert (await limits.check(address, "table.theirs", False)).refusal is not None
+
+
+async def test_a_refused_request_spends_from_no_budget(redis: AnyRedis) -> None:
+    """The address allows 5; a seat that is spent is refused twice, and the address still
+    has the 5 - 2 it really let through."""
+    limits = _limits(redis, "5/minute", "2/minute")
+    address = _address()
+    for _ in range(2):
+        assert (await limits.check(address, "table.mine", False)).refusal is None
+    for _ in range(2):
+        refused = (await limits.check(address, "table.mine", False)).refusal
+        assert refused is not None and refused.budget == limits.seat.name
+    for _ in range(3):
+        assert (await limits.check(address, None, False)).refusal is None
+    refused = (await limits.check(address, None, False)).refusal
+    assert refused is not None and refused.budget == limits.address.name
+
+
+async def test_every_window_of_a_budget_holds_and_creation_has_its_own(
+    redis: AnyRedis,
+) -> None:
+    limits = _limits(redis, "100/minute", "100/minute", "5/minute;2/hour")
+    address = _address()
+    assert (await limits.check(address, None, True)).refusal is None
+    assert (await limits.check(address, None, True)).refusal is None
+    refused = (await limits.check(address, None, True)).refusal
+    assert refused is not None
+    assert (refused.budget, refused.limit) == (limits.create.name, "2 per 1 hour")
+    assert refused.retry_after_s > 60
+    assert (await limits.check(address, None, False)).refusal is None
+
+
+async def test_retry_after_is_when_the_request_gets_through(redis: AnyRedis) -> None:
+    limits = _limits(redis, "2/second", "")
+    address = _address()
+    while (await limits.check(address, None, False)).refusal is None:
+        pass
+    refused = (await limits.check(address, None, False)).refusal
+    assert refused is not None
+    await asyncio.sleep(refused.retry_after_s)
+    assert (await limits.check(address, None, False)).refusal is None
+
+
+async def test_the_seating_comes_back_with_the_budgets_and_again_only_when_it_changed(
+    redis: AnyRedis,
+) -> None:
+    limits = _limits(redis, "100/minute", "100/minute")
+    table_id = f"test-{uuid.uuid4().hex}"
+    admitted = await limits.check(_address(), None, False, table_id)
+    assert admitted.refusal is None
+    assert admitted.roster_read and admitted.roster is None
+
+    rosters = RosterStore(redis, 16)
+    stored = await rosters.create(Roster(table_id, "freunde", (Seat(), Seat())))
+    first = await limits.check(_address(), None, False, table_id)
+    assert first.roster == stored
+    again = await limits.check(_address(), None, False, table_id)
+    assert again.roster is first.roster  # the same revision: not sent, not parsed again
+
+    changed, _ = await rosters.change(table_id, lambda r: (replace(r, host="player:ann"), None))
+    latest = await limits.check(_address(), None, False, table_id)
+    assert latest.roster == changed
+    assert latest.roster is not None and latest.roster.host == "player:ann"
+
+
+async def test_a_refused_request_reads_no_seating(redis: AnyRedis) -> None:
+    limits = _limits(redis, "1/minute", "")
+    address = _address()
+    table_id = f"test-{uuid.uuid4().hex}"
+    assert (await limits.check(address, None, False, table_id)).roster_read
+    refused = await limits.check(address, None, False, table_id)
+    assert refused.refusal is not None and not refused.roster_read
+
+
+async def test_a_redis_that_cannot_be_asked_lets_the_request_through() -> None:
+    unreachable = Redis.from_url(f"redis://127.0.0.1:{free_port()}")
+    try:
+        limits = _limits(unreachable, "1/minute", "1/minute")
+        for _ in range(3):
+            admitted = await limits.check(_address(), "table.mine", False, "some-table")
+            assert admitted.refusal is None and not admitted.roster_read
+    finally:
+        await unreachable.aclose()
+
+
+async def test_on_a_cluster_each_budget_is_its_own_call(redis_cluster_url: str) -> None:
+    cluster = await connect(redis_cluster_url)
+    try:
+        limits = _limits(cluster, "100/minute", "2/minute")
+        address = _address()
+        for _ in range(2):
+            admitted = await limits.check(address, "table.mine", False, "some-table")
+            assert admitted.refusal is None and not admitted.roster_read
+        refused = (await limits.check(address, "table.mine", False)).refusal
+        assert refused is not None and refused.budget == limits.seat.name
+        assert (await limits.check(address, "table.theirs", False)).refusal is None
+    finally:
+        await cluster.aclose()
+
+
+def test_budgets_are_read_as_the_settings_write_them() -> None:
+    assert parse_budget("create", "20/minute;200/hour").windows == (
+        Window(20, 1, "minute"),
+        Window(200, 1, "hour"),
+    )
+    assert parse_budget("seat", "10 per 2 minutes").windows == (Window(10, 2, "minute"),)
+    assert Window(10, 2, "minute").seconds == 120
+    assert parse_budget("address", " ").windows == ()
+    for wrong in ("many/minute", "5/fortnight", "0/minute", "5/0 minutes"):
+        with pytest.raises(ValueError):
+            parse_budget("address", wrong)
