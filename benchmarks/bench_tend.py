@@ -78,13 +78,19 @@ def _bot_game(kinds: str, seed: int) -> Table:
     return table
 
 
-class _FocusedGreedy(GreedyBot):
-    """A greedy player that only takes cards, options and tasks of one task (when it can):
-    a one-strategy player, to see whether one strategy always wins."""
+STRATEGIES = (*TASKS, "cargo", "animals", "badges")
+"""The one-strategy players of ``--focused``: one of the four tasks, shipping every good
+it can, buying animals and fencing pens, or filling badge projects."""
 
-    def __init__(self, seed: int, task: str) -> None:
+
+class _FocusedGreedy(GreedyBot):
+    """A greedy player with one strategy: among the legal commands it takes only those
+    of its strategy when some are and some are not (the best of them by the greedy
+    estimate); otherwise it plays as the greedy bot does."""
+
+    def __init__(self, seed: int, strategy: str) -> None:
         super().__init__(seed)
-        self.task = task
+        self.strategy = strategy
 
     def choose(self, engine: Any, state: Any, seat: int) -> Any:
         legal = engine.legal_commands(state, seat)
@@ -96,42 +102,122 @@ class _FocusedGreedy(GreedyBot):
 
     def _fits(self, state: Any, player: Any, command: Any) -> bool:
         kind = command.WhichOneof("kind")
+        features = content().features
+        if self.strategy == "cargo":
+            return bool(kind == "ship")
+        if self.strategy == "badges":
+            return bool(kind == "spend" and features[command.spend.feature].group == "badge")
+        if self.strategy == "animals":
+            if kind == "spend":
+                return bool(features[command.spend.feature].group == "animals")
+            if kind == "groundskeep":
+                return bool(command.groundskeep.mark == "fence")
+        task = "tend" if self.strategy == "animals" else self.strategy
         if kind == "choose_card":
             card = content().cards[state.row[command.choose_card.slot]]
-            return self._offers((*card.top, *card.bottom))
+            return self._offers(task, (*card.top, *card.bottom))
         if kind == "choose_option":
             card = content().cards[state.row[player.card]]
             options = card.top if awaiting_half(state, player) == "top" else card.bottom
-            option = options[command.choose_option.option]
-            return self._offers((option,))
+            return self._offers(task, (options[command.choose_option.option],))
         if kind == "choose_task":
-            return bool(command.choose_task.task == self.task)
+            return bool(command.choose_task.task == task)
         return False
 
-    def _offers(self, options: Any) -> bool:
-        return any(e.kind == "task" and e.name in (self.task, "any") for o in options for e in o)
+    @staticmethod
+    def _offers(task: str, options: Any) -> bool:
+        return any(e.kind == "task" and e.name in (task, "any") for o in options for e in o)
 
 
-def _focused(games: int) -> None:
-    """Four one-task greedy players at a table: does one of them always win?"""
-    wins: Counter[str] = Counter()
-    totals: dict[str, list[int]] = {t: [] for t in TASKS}
-    for seed in range(games):
-        table = _table(4, seed, "focused")
-        order = list(TASKS)
-        random.Random(seed).shuffle(order)
-        bots = [_FocusedGreedy(seed * 10 + n, task) for n, task in enumerate(order)]
-        pick = random.Random(seed)
-        while not ENGINE.outcome(table.state).finished:
-            seat = pick.choice(ENGINE.outcome(table.state).to_act)
-            table.execute(seat, bots[seat].choose(ENGINE, table.state, seat))
-        for final in table.state.final:
-            totals[order[final.seat]].append(final.total)
-        for winner in table.state.winners:
-            wins[order[winner]] += 1
-    print(f"one-task greedy players, 4 to a table, {games} games:", flush=True)
-    for task in TASKS:
-        _describe(f"{task} only (won {wins[task]})", totals[task])
+def _focused(games: int, strategies: tuple[str, ...] = STRATEGIES, verbose: bool = False) -> None:
+    """Each strategy in ``games`` seeded four-player games against three greedy players
+    (its seat rotating): its share of the wins (ties shared; 25% is an even game), its
+    mean score against theirs, and what every seat did with each good."""
+    print(f"one-strategy greedy player against 3 greedy players, {games} games each:")
+    goods = _GoodsStudy()
+    for strategy in strategies:
+        share = 0.0
+        own: list[int] = []
+        others: list[int] = []
+        for seed in range(games):
+            focused = seed % 4
+            table = _table(4, seed, f"focused-{strategy}")
+            bots = [
+                _FocusedGreedy(seed * 10 + n, strategy)
+                if n == focused
+                else GreedyBot(seed * 10 + n)
+                for n in range(4)
+            ]
+            pick = random.Random(seed)
+            while not ENGINE.outcome(table.state).finished:
+                seat = pick.choice(ENGINE.outcome(table.state).to_act)
+                table.execute(seat, bots[seat].choose(ENGINE, table.state, seat))
+            winners = table.state.winners
+            share += (focused in winners) / len(winners)
+            totals = [f.total for f in table.state.final]
+            own.append(totals[focused])
+            others += totals[:focused] + totals[focused + 1 :]
+            goods.add(table)
+            if verbose:
+                print(
+                    f"    {strategy} game {seed}: seat {focused}, "
+                    f"scores {totals}, won by {list(winners)}"
+                )
+        print(
+            f"  {strategy:<8} won {share / games:4.0%}  mean {statistics.mean(own):6.1f} "
+            f"({min(own)}-{max(own)})  the greedy players {statistics.mean(others):6.1f}",
+            flush=True,
+        )
+    goods.report()
+
+
+class _GoodsStudy:
+    """Over many games: how often each good is gained, what is done with it, and what it
+    is worth then (the points its boxes score at the end when shipped, the coins it sold
+    for); a good that is gained but seldom put to a use worth having would show here."""
+
+    def __init__(self) -> None:
+        self.seats = 0
+        self.gained: Counter[str] = Counter()
+        self.uses: dict[str, Counter[str]] = {}
+        self.points: Counter[str] = Counter()
+        self.coins: Counter[str] = Counter()
+
+    def add(self, table: Table) -> None:
+        self.seats += table.state.seats
+        for event in table.events:
+            kind = event.WhichOneof("kind") or ""
+            body: Any = getattr(event, kind)
+            if kind == "goods_gained":
+                self.gained.update(g for g in body.goods if g in content().goods or g == "wood")
+            elif kind in _USES and body.good != "coin":
+                self.uses.setdefault(body.good, Counter())[_USES[kind]] += 1
+            if kind == "good_sold":
+                self.coins[body.good] += body.coins
+        manifest = content().manifest
+        for player in table.state.players:
+            for good, numbers in player.shipped:
+                info = content().goods[good]
+                for n in numbers:
+                    stall = manifest.stalls[manifest.stall_of(manifest.grid.cell(n))]
+                    self.points[good] += stall.scores.get(info.type, manifest.default_score)
+
+    def report(self) -> None:
+        print(f"  goods over {self.seats} seats (gained per seat and game; the points a shipped")
+        print("  one scores at the end, the coins a sold one brought; what was done with them):")
+        names = sorted(set(self.gained) | set(self.uses), key=lambda g: -self.gained[g])
+        for good in names:
+            uses = self.uses.get(good, Counter())
+            shipped, sold = uses["shipped"], uses["sold"]
+            said = ", ".join(f"{u} {n}" for u, n in uses.most_common())
+            worth = f"{self.points[good] / shipped:4.1f} pts" if shipped else "    -   "
+            worth += f" {self.coins[good] / sold:3.1f} coins" if sold else "   -     "
+            print(
+                f"    {good:<17} {self.gained[good] / self.seats:5.2f}  {worth}  {said}",
+                flush=True,
+            )
+        never = sorted(g for g in content().goods if not self.gained[g])
+        print(f"  goods never gained: {', '.join(never) or 'none'}", flush=True)
 
 
 def _describe(label: str, scores: list[int]) -> None:
@@ -324,8 +410,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--coverage", type=int, metavar="GAMES", help="only the content usage")
     parser.add_argument("--scores", action="store_true", help="only the bot scores")
     parser.add_argument(
-        "--focused", type=int, metavar="GAMES", help="only the one-task greedy tables"
+        "--focused", type=int, metavar="GAMES", help="only the one-strategy greedy tables"
     )
+    parser.add_argument(
+        "--strategies",
+        default=",".join(STRATEGIES),
+        help="with --focused: the strategies to play (comma-separated)",
+    )
+    parser.add_argument("--verbose", action="store_true", help="with --focused: each game's scores")
     parser.add_argument(
         "--digest", type=int, metavar="GAMES", help="only the hash of seeded random games"
     )
@@ -339,7 +431,7 @@ def main(argv: list[str] | None = None) -> None:
         _focused(4)
         _usage(int(os.environ.get("BW_TEND_USAGE_GAMES", "1000")))
     if args.focused is not None:
-        _focused(args.focused)
+        _focused(args.focused, tuple(args.strategies.split(",")), args.verbose)
     if args.scores:
         _scores()
     if args.coverage is not None:

@@ -19,14 +19,16 @@
   worth more on average) and never moves animals (moves that could go on for ever).
 
 Bots are players, not rules: they use their own seeded ``random.Random``, and the
-greedy look-ahead decides with a fixed ``Rng`` of its own, so it never sees the table's
-draws before they happen.
+greedy look-ahead decides with fixed ``Rng`` streams of its own, so it never sees the
+table's draws before they happen; each look-ahead starts its streams afresh, so a bot's
+game depends on its seed and the table alone, not on what was played before it.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -39,8 +41,9 @@ from engines.tend.farm_area import animal_spots, cells, crop_spots
 from engines.tend.measures import holds, measure
 from engines.tend.scoring import final_score
 from engines.tend.scratch_off import remaining
-from engines.tend.state import Player, Scratch, TendState
+from engines.tend.state import Player, Scratch, TendState, added
 from engines.tend.task_phase import awaiting_half
+from proto import tend_pb2 as pb
 
 __all__ = ["BOTS", "GreedyBot", "RandomBot", "kind_first", "worth"]
 
@@ -213,7 +216,7 @@ _ACTION = {"tend": 2.0, "chop": 2.2, "mine": 2.4, "fish": 2.2, "any": 2.4}
 _RESHUFFLING = frozenset({"move_animal"})
 # Moves whose outcome is drawn: the look-ahead averages a few draws of its own.
 _DRAWING = frozenset({"chop", "mine", "cast", "discard_neighbour"})
-_LOOKAHEADS = tuple(Rng(b"tend-greedy-lookahead", "bot", n) for n in range(4))
+_LOOKAHEADS = 4
 
 
 def _feature_value(feature: Feature, row: int, late: float) -> float:
@@ -256,28 +259,49 @@ def _sheet_progress(state: TendState, player: Player) -> float:
     return value
 
 
+_OBJECTIVE_NOW = 0.8
+_OBJECTIVE_LATER = 0.8
+
+
 def _objectives_ahead(state: TendState, player: Player) -> float:
     ahead = 0.0
     for season in range(len(player.objectives) + 1, 4):
         objective = content().objectives[state.objectives[season - 1]]
-        ahead += 0.8 * measure(player, objective.measure) / objective.every * objective.points
+        weight = _OBJECTIVE_NOW if season == len(player.objectives) + 1 else _OBJECTIVE_LATER
+        ahead += weight * measure(player, objective.measure) / objective.every * objective.points
     return ahead
 
 
-def _farm(state: TendState, player: Player) -> float:
+def _farm(player: Player) -> float:
     """Dice on the farm, room to plant and to keep animals, fences that close pens."""
+    return _farm_value(
+        player.tilled, player.fences, player.trellises, player.dice, player.owed_animals
+    )
+
+
+@lru_cache(maxsize=8192)
+def _farm_value(
+    tilled: tuple[int, ...],
+    fences: tuple[int, ...],
+    trellises: tuple[int, ...],
+    dice: tuple[Any, ...],
+    owed: tuple[str, ...],
+) -> float:
+    # Cached on the farm's own marks: most moves a greedy player weighs leave the farm
+    # as it was, and finding pens and plots is most of the cost of its estimate.
     c = content()
-    value = sum(6.0 if c.dice[d.die].kind == "animal" else 4.0 for d in player.dice)
-    value += 0.1 * min(len(player.tilled), 40) + 1.5 * len(player.trellises)
-    value += sum(1.5 for crop in c.crops if crop_spots(player, crop))
-    value += sum(2.0 for animal in c.animals if animal_spots(player, animal))
-    fences = cells(player.fences)
+    farm = Player(tilled=tilled, fences=fences, trellises=trellises, dice=dice)
+    value = sum(6.0 if c.dice[d.die].kind == "animal" else 4.0 for d in dice)
+    value += 0.1 * min(len(tilled), 40) + 1.5 * len(trellises)
+    value += sum(1.5 for crop in c.crops if crop_spots(farm, crop))
+    value += sum(2.0 for animal in c.animals if animal_spots(farm, animal))
+    fenced = cells(fences)
     joined = sum(
         1
-        for r, col in fences
-        if any((r + dr, col + dc) in fences for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
+        for r, col in fenced
+        if any((r + dr, col + dc) in fenced for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc)
     )
-    return value + 0.1 * len(fences) + 0.15 * joined + 4.0 * len(player.owed_animals)
+    return value + 0.1 * len(fenced) + 0.15 * joined + 4.0 * len(owed)
 
 
 def _option_value(player: Player, option: Option) -> float:
@@ -338,6 +362,9 @@ def _supply(
     return {good: min(1.0, amount / 4) for good, amount in seen.items()}
 
 
+_NEIGHBOUR_BOX = 1.0
+
+
 def _neighbours(state: TendState, player: Player) -> float:
     """Boxes the cards beside the tracks may still cross, as likely as their goods are
     to come by; alone every box is 3 points, at a table about 2."""
@@ -346,7 +373,7 @@ def _neighbours(state: TendState, player: Player) -> float:
     supply = _supply(player.woods, player.mine, player.areas, player.dice)
     # Half what a gift would bring: a card is only a chance, and a gifted card's side
     # is refilled at the next neighbour phase.
-    per_box = 1.5 if state.seats == 1 else 1.0
+    per_box = _NEIGHBOUR_BOX * (1.5 if state.seats == 1 else 1.0)
     value = 0.0
     for side, crossed in (("left", player.track_left), ("right", player.track_right)):
         card = player.card_beside(side)
@@ -359,6 +386,9 @@ def _neighbours(state: TendState, player: Player) -> float:
     return value
 
 
+_MANIFEST_ROW = 8.0
+
+
 def _manifest_rows(player: Player) -> float:
     """Manifest rows on their way to a bonus task: the fuller, the more (squared); a
     completed row keeps its worth, so completing one is never a loss."""
@@ -367,11 +397,14 @@ def _manifest_rows(player: Player) -> float:
     for _, boxes in player.shipped:
         for cell in boxes:
             filled[cell // grid.cols] += 1
-    return sum(8.0 * (n / grid.cols) ** 2 for n in filled)
+    return sum(_MANIFEST_ROW * (n / grid.cols) ** 2 for n in filled)
+
+
+_COIN = 0.3
 
 
 def _in_hand(state: TendState, player: Player) -> float:
-    value = 0.3 * player.purse + 0.5 * len(player.pending)
+    value = _COIN * player.purse + 0.5 * len(player.pending)
     if player.task is not None:
         value += player.task.actions * _ACTION.get(player.task.kind, 2.0)
     value += sum(_ACTION[w.task] * (1 + w.bonus) for w in (*player.line, *player.bonus))
@@ -390,7 +423,7 @@ def worth(state: TendState, seat: int) -> float:
         score
         + _objectives_ahead(state, player)
         + _sheet_progress(state, player)
-        + _farm(state, player)
+        + _farm(player)
         + _in_hand(state, player)
         + _neighbours(state, player)
         + _manifest_rows(player)
@@ -433,7 +466,7 @@ class GreedyBot(_Bot):
     def _best_of(self, engine: Any, state: TendState, seat: int, legal: list[Message]) -> Message:
         best: list[Message] = []
         best_value = float("-inf")
-        for command in legal:
+        for command in _best_draws(state.players[seat], legal):
             value = self._after(engine, state, command, seat)
             if value > best_value + 1e-9:
                 best, best_value = [command], value
@@ -443,9 +476,12 @@ class GreedyBot(_Bot):
 
     def _after(self, engine: Any, state: TendState, command: Message, seat: int) -> float:
         """The worth after ``command``; a move that draws is averaged over a few draws."""
-        draws = _LOOKAHEADS if _kind(command) in _DRAWING else _LOOKAHEADS[:1]
+        draws = _LOOKAHEADS if _kind(command) in _DRAWING else 1
         total = 0.0
-        for rng in draws:
+        for n in range(draws):
+            # A fresh stream each time: an ``Rng`` is consumed as it draws, and a shared
+            # one would make each choice depend on every look-ahead made before it.
+            rng = Rng(b"tend-greedy-lookahead", "bot", n)
             try:
                 events = engine.decide(state, command, seat, rng)
             except RuleViolation:
@@ -454,7 +490,35 @@ class GreedyBot(_Bot):
             for event in events:
                 after = engine.evolve(after, event)
             total += worth(after, seat)
-        return total / len(draws)
+        return total / draws
+
+
+def _best_draws(player: Player, legal: list[Message]) -> list[Message]:
+    """``legal`` without the draws that cannot be best: drawing one mark on one square or
+    another changes only the farm's worth, so among the draws of a mark only those
+    whose farm is worth most need the full look-ahead (most of a greedy game's
+    look-aheads were draws, a hundred squares for each mark)."""
+    draws: dict[int, pb.Draw] = {
+        n: command.draw  # type: ignore[attr-defined]
+        for n, command in enumerate(legal)
+        if _kind(command) == "draw"
+    }
+    farms = {n: _farm(_drawn(player, d.mark, d.cell)) for n, d in draws.items()}
+    most: dict[str, float] = {}
+    for n, value in farms.items():
+        most[draws[n].mark] = max(most.get(draws[n].mark, value), value)
+    return [
+        c for n, c in enumerate(legal) if n not in draws or farms[n] >= most[draws[n].mark] - 1e-9
+    ]
+
+
+def _drawn(player: Player, mark: str, cell: int) -> Player:
+    """The farm with one more mark (as ``evolve`` draws it)."""
+    if mark == "tilled":
+        return replace(player, tilled=added(player.tilled, cell))
+    if mark == "fence":
+        return replace(player, fences=added(player.fences, cell))
+    return replace(player, trellises=(*player.trellises, cell))
 
 
 BOTS: dict[str, Any] = {"random": RandomBot, "greedy": GreedyBot}

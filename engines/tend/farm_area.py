@@ -88,10 +88,17 @@ def mark_spots(player: Player, mark: str) -> list[Cell]:
     return sorted(c for c in clear if square_at(c, 2) <= clear)
 
 
-def pens(player: Player) -> list[frozenset[Cell]]:
+def pens(player: Player) -> tuple[frozenset[Cell], ...]:
     """The fully fenced areas: fence-free squares joined side or corner, none on the edge."""
+    return _pens(player.fences)
+
+
+@lru_cache(maxsize=4096)
+def _pens(fences: tuple[int, ...]) -> tuple[frozenset[Cell], ...]:
+    # Cached on the fences alone: soil, trellises and dice, which change far more often,
+    # do not move a pen.
     farm = content().farm
-    free = set(farm.cells - cells(player.fences))
+    free = set(farm.cells - cells(fences))
     found: list[frozenset[Cell]] = []
     while free:
         start = free.pop()
@@ -109,7 +116,7 @@ def pens(player: Player) -> list[frozenset[Cell]]:
         edge = any(r in (0, farm.rows - 1) or c in (0, farm.cols - 1) for r, c in group)
         if not edge:
             found.append(frozenset(group))
-    return found
+    return tuple(found)
 
 
 def crop_spots(player: Player, crop: str) -> list[Cell]:

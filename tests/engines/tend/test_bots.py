@@ -1,0 +1,59 @@
+"""Tend's bots: only legal commands, the same game for the same seed whatever was played
+before, and the greedy one takes the move that is plainly better."""
+
+from __future__ import annotations
+
+import random
+
+from google.protobuf.message import Message
+
+from engines.core.contract import TableConfig
+from engines.core.options import resolve_options
+from engines.core.play import Table
+from engines.tend.bots import GreedyBot, RandomBot, worth
+from engines.tend.content import content
+from engines.tend.engine import ENGINE
+from proto import tend_pb2 as pb
+from tests.engines.tend.given import cmd, gained, opening, position, shipped
+
+
+def _opening_commands(seed: int, commands: int) -> list[Message]:
+    """The first commands of a seeded two-seat game of a greedy and a random bot, each
+    checked against the seat's legal commands."""
+    config = TableConfig(f"bots-{seed}", 2, resolve_options(ENGINE.info.options, {}))
+    table = Table.create(ENGINE, config, seed.to_bytes(8, "big"))
+    players: list[GreedyBot | RandomBot] = [GreedyBot(seed), RandomBot(seed + 1)]
+    order = random.Random(seed)
+    played: list[Message] = []
+    while len(played) < commands and not ENGINE.outcome(table.state).finished:
+        seat = order.choice(ENGINE.outcome(table.state).to_act)
+        command = players[seat].choose(ENGINE, table.state, seat)
+        assert command in ENGINE.legal_commands(table.state, seat)
+        table.execute(seat, command)
+        played.append(command)
+    return played
+
+
+def test_bots_play_legal_commands_and_a_seed_plays_the_same_game_whatever_came_before() -> None:
+    first = _opening_commands(3, 60)
+    _opening_commands(4, 60)
+    assert _opening_commands(3, 60) == first
+    assert len(first) == 60
+
+
+def test_the_greedy_bot_ships_a_good_where_it_completes_a_manifest_row() -> None:
+    """Row 0 is full but for its first box: a stone there completes the row (its bonus
+    task) and scores 1 in stall 1; anywhere else it only scores."""
+    filler = ("egg", "heart")
+    row = [e for col in range(1, 10) for e in shipped(0, filler[col % 2], [(0, col)])]
+    at = position([*opening(), *row, gained(0, "stone")])
+    completing = cmd(ship=pb.Ship(good="stone", cells=[0]))
+    elsewhere = cmd(ship=pb.Ship(good="stone", cells=[content().manifest.grid.index((3, 1))]))
+    legal = ENGINE.legal_commands(at.state, 0)
+    assert completing in legal and elsewhere in legal
+    completed = at.when(0, completing).accepted()
+    assert any(e.HasField("row_completed") for e in completed.events)
+    other = at.when(0, elsewhere).accepted()
+    assert worth(completed.state, 0) > worth(other.state, 0)
+    for seed in range(3):
+        assert GreedyBot(seed).choose(ENGINE, at.state, 0) == completing
