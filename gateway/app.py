@@ -29,6 +29,10 @@ __all__ = ["create_app"]
 log = structlog.get_logger("gateway")
 
 
+# The name of the gateway's live readers' connections in Redis (CLIENT LIST).
+LIVE_CLIENT_NAME = "bw-gateway-live"
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The gateway for ``settings`` (read from the environment when not given)."""
     settings = settings or Settings()
@@ -39,11 +43,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         store = await ReadStore.open(settings.redis_url, settings.shards)
         # The live readers block in XREAD: a client of their own, one connection per feed
         # (a table shard's, a player shard's) at most, whose socket waits longer than one
-        # blocking read.
+        # blocking read. Named, so that CLIENT LIST tells them from other blocked readers.
         live_redis = await connect(
             settings.redis_url,
             max_connections=2 * settings.shards,
             socket_timeout=settings.stream_block_ms / 1000 + 5,
+            client_name=LIVE_CLIENT_NAME,
         )
         live = live_tables(live_redis, settings.shards, settings.stream_block_ms)
         players_live = live_players(live_redis, settings.shards, settings.stream_block_ms)
