@@ -49,6 +49,8 @@ __all__ = ["BOTS", "GreedyBot", "RandomBot", "kind_first", "worth"]
 
 # Kinds a random player seldom wants: ending a task or phase early, swapping neighbours.
 _RARELY = {"finish": 0.15, "discard_neighbour": 0.1, "move_animal": 0.2, "call_time": 0.2}
+# The other uses of a good gained (a random player would otherwise spend a third of them).
+_LETTING_GO = frozenset({"ship", "sell", "gift", "groundskeep"})
 
 
 def _kind(command: Message) -> str:
@@ -98,11 +100,19 @@ class RandomBot(_Bot):
         legal = self._legal(engine, state, seat)
         command = kind_first(legal, self._random)
         kind = _kind(command)
-        same = [c for c in legal if _kind(c) == kind]
         player = state.players[seat]
-        calling = self._calling
+        wants = _wants(player, self._calling)
+        if kind in _LETTING_GO and self._random.random() < 0.5:
+            # A good it can put towards what it is after goes there rather than away
+            # (only a third of the goods gained were spent when every use was as likely).
+            wished = [
+                c for c in legal if _kind(c) == "spend" and _spend_wish(player, wants, c.spend) >= 1
+            ]
+            if wished:
+                command, kind = self._random.choice(wished), "spend"
+        same = [c for c in legal if _kind(c) == kind]
         if kind == "spend":
-            return self._best(same, lambda c: _spend_wish(player, calling, c.spend))
+            return self._best(same, lambda c: _spend_wish(player, wants, c.spend))
         if kind == "ship":
             return self._first(same, lambda c: self._packing(c.ship.cells))
         if self._random.random() >= 0.8:
@@ -110,17 +120,19 @@ class RandomBot(_Bot):
         if kind in ("chop", "mine"):
             return self._best(same, lambda c: getattr(c, kind).square // _SCRATCH_COLS)
         if kind == "cast":
-            return self._best(same, lambda c: _AREAS.index(c.cast.area))
+            # Any area it has opened beyond the pond, each as likely: always the farthest
+            # left the river unfished by whoever had opened the lake or the grotto too.
+            return self._best(same, lambda c: c.cast.area != "pond")
         if kind == "choose_card":
-            return self._best(same, lambda c: _offers(_card(state, c.choose_card.slot), calling))
+            return self._best(same, lambda c: _offers(_card(state, c.choose_card.slot), wants))
         if kind == "choose_option":
             card = content().cards[state.row[player.card]]
             options = card.top if awaiting_half(state, player) == "top" else card.bottom
             return self._best(
-                same, lambda c: _option_offers(options[c.choose_option.option], calling)
+                same, lambda c: _option_offers(options[c.choose_option.option], wants)
             )
         if kind == "choose_task":
-            return self._best(same, lambda c: c.choose_task.task in calling)
+            return self._best(same, lambda c: c.choose_task.task in wants)
         return command
 
     def _best(self, commands: list[Message], key: Any) -> Message:
@@ -175,13 +187,39 @@ def _offers(card: Card, calling: frozenset[str]) -> bool:
     return any(_option_offers(o, calling) for o in (*card.top, *card.bottom))
 
 
-def _spend_wish(player: Player, calling: frozenset[str], spend: Any) -> float:
-    """How much a player with ``calling`` wants this space: its calling's own sheet
-    parts first, then the rows it has gone furthest with."""
+# The tasks that take a fisher to water it has not reached: the woods' planks and the
+# mine's stone mend the bridge to the river, the woods' and the mine's bottom rows open
+# the lake and the grotto.
+_BRIDGE_TASK = {"wood": "chop", "stone": "mine"}
+_AREA_TASK = {a.unlocks: a.task for a in content().scratch_areas.values()}
+
+
+def _wants(player: Player, calling: frozenset[str]) -> frozenset[str]:
+    """The tasks a player is after now: its calling; for a fisher, the tasks that open
+    the areas it has not reached (what its broken bridge lacks, the way down to the lake
+    and the grotto); fishing too once it has opened an area beyond the pond (a newcomer
+    tries the water it opened)."""
+    wants = set(calling)
+    if "fish" in calling:
+        if "river" not in player.areas:
+            bridge = content().features["bridge"].spaces
+            crossed = {s for f, s in player.crossed if f == "bridge"}
+            wants |= {_BRIDGE_TASK[g] for n, g in enumerate(bridge) if n not in crossed}
+        wants |= {task for area, task in _AREA_TASK.items() if area not in player.areas}
+    if player.areas:
+        wants.add("fish")
+    return frozenset(wants)
+
+
+def _spend_wish(player: Player, wants: frozenset[str], spend: Any) -> float:
+    """How much a player after ``wants`` wants this space: the seasoned explorer and a
+    fisher's broken bridge first (each asks for little of a kind and opens much), then
+    its calling's own sheet parts, then the rows it has gone furthest with."""
     favoured = spend.feature in _EVERY_CALLING or any(
-        spend.feature in _CALLING_FEATURES[task] for task in calling
+        spend.feature in _CALLING_FEATURES[task] for task in wants
     )
-    return _row_share(player, spend.feature, spend.space) + favoured
+    first = spend.feature in _EVERY_CALLING or (spend.feature == "bridge" and "fish" in wants)
+    return _row_share(player, spend.feature, spend.space) + favoured + first
 
 
 _SCRATCH_COLS = content().scratch.cols
