@@ -5,11 +5,16 @@
   focuses on mining and fishing) and an order to fill its manifest rows in. Each step
   it picks a kind of move at random (choose a card, chop, ship, sell...; a uniform pick
   over commands would mostly ship goods to random boxes, since one good has many
-  placements), then mostly a command its goal prefers: cards and options offering its
-  tasks, squares deeper in the woods and mine, the farthest fishing area it has opened,
-  the sheet parts of its calling and then the rows it has gone furthest with, the
-  next free boxes of its manifest rows. It rarely finishes early and rarely swaps
-  neighbour cards, so its games still reach every part of the rules.
+  placements), then mostly a command its goal prefers: cards and options offering the
+  tasks it is after, squares deeper in the woods and mine, any fishing area it has
+  opened beyond the pond, the seasoned explorer and the sheet parts of its calling and
+  then the rows it has gone furthest with, the next free boxes of its manifest rows.
+  Half the times it would ship, sell, gift or groundskeep while a good it holds fits a
+  space it wants, it spends instead. The tasks it is after grow with the game: a fisher
+  also chops and mines for what its broken bridge lacks and for the way down to the
+  lake and the grotto (and works on the bridge first), and whoever has opened an area
+  beyond the pond also fishes. It rarely finishes early and rarely swaps neighbour
+  cards, so its games still reach every part of the rules.
 - ``greedy`` looks one command ahead and takes the one that most raises its
   :func:`worth`: the points it would score now, plus what its sheets promise (progress
   towards upgrades, badges and unlocks, manifest rows towards their bonus tasks, the
@@ -102,14 +107,10 @@ class RandomBot(_Bot):
         kind = _kind(command)
         player = state.players[seat]
         wants = _wants(player, self._calling)
-        if kind in _LETTING_GO and self._random.random() < 0.5:
-            # A good it can put towards what it is after goes there rather than away
-            # (only a third of the goods gained were spent when every use was as likely).
-            wished = [
-                c for c in legal if _kind(c) == "spend" and _spend_wish(player, wants, c.spend) >= 1
-            ]
-            if wished:
-                command, kind = self._random.choice(wished), "spend"
+        # A good that fits a space it is after goes there rather than away (when every use
+        # of a good was as likely, only a third of the goods gained were spent).
+        if kind in _LETTING_GO and self._random.random() < 0.5 and _wished(player, wants, legal):
+            kind = "spend"
         same = [c for c in legal if _kind(c) == kind]
         if kind == "spend":
             return self._best(same, lambda c: _spend_wish(player, wants, c.spend))
@@ -220,6 +221,11 @@ def _spend_wish(player: Player, wants: frozenset[str], spend: Any) -> float:
     )
     first = spend.feature in _EVERY_CALLING or (spend.feature == "bridge" and "fish" in wants)
     return _row_share(player, spend.feature, spend.space) + favoured + first
+
+
+def _wished(player: Player, wants: frozenset[str], legal: Sequence[Message]) -> bool:
+    """Whether a good in hand fits a space this player is after."""
+    return any(_kind(c) == "spend" and _spend_wish(player, wants, c.spend) >= 1 for c in legal)
 
 
 _SCRATCH_COLS = content().scratch.cols
