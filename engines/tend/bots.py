@@ -9,8 +9,8 @@
   tasks it is after, squares deeper in the woods and mine, any fishing area it has
   opened beyond the pond, the seasoned explorer and the sheet parts of its calling and
   then the rows it has gone furthest with, the next free boxes of its manifest rows.
-  Half the times it would ship, sell, gift or groundskeep while a good it holds fits a
-  space it wants, it spends instead. The tasks it is after grow with the game: a fisher
+  Half the times it would groundskeep while a good it holds fits a space it wants, it
+  spends instead. The tasks it is after grow with the game: a fisher
   also chops and mines for what its broken bridge lacks and for the way down to the
   lake and the grotto (and works on the bridge first), and whoever has opened an area
   beyond the pond also fishes. It rarely finishes early and rarely swaps neighbour
@@ -54,8 +54,6 @@ __all__ = ["BOTS", "GreedyBot", "RandomBot", "kind_first", "worth"]
 
 # Kinds a random player seldom wants: ending a task or phase early, swapping neighbours.
 _RARELY = {"finish": 0.15, "discard_neighbour": 0.1, "move_animal": 0.2, "call_time": 0.2}
-# The other uses of a good gained (a random player would otherwise spend a third of them).
-_LETTING_GO = frozenset({"ship", "sell", "gift", "groundskeep"})
 
 
 def _kind(command: Message) -> str:
@@ -107,9 +105,11 @@ class RandomBot(_Bot):
         kind = _kind(command)
         player = state.players[seat]
         wants = _wants(player, self._calling)
-        # A good that fits a space it is after goes there rather than away (when every use
-        # of a good was as likely, only a third of the goods gained were spent).
-        if kind in _LETTING_GO and self._random.random() < 0.5 and _wished(player, wants, legal):
+        # Wood, stone and ore that fit a space it is after go there more often than into
+        # farm marks (the bridge's planks were mostly groundskept). Shipping, selling and
+        # gifting keep their share: they are what fills the manifest, buys animals and
+        # crosses the neighbour tracks.
+        if kind == "groundskeep" and self._random.random() < 0.5 and _wished(player, wants, legal):
             kind = "spend"
         same = [c for c in legal if _kind(c) == kind]
         if kind == "spend":
