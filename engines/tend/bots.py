@@ -223,7 +223,7 @@ def _spend_wish(player: Player, wants: frozenset[str], spend: Any) -> float:
     return _row_share(player, spend.feature, spend.space) + favoured + first
 
 
-def _wished(player: Player, wants: frozenset[str], legal: Sequence[Message]) -> bool:
+def _wished(player: Player, wants: frozenset[str], legal: Sequence[Any]) -> bool:
     """Whether a good in hand fits a space this player is after."""
     return any(_kind(c) == "spend" and _spend_wish(player, wants, c.spend) >= 1 for c in legal)
 

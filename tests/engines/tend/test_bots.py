@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from typing import Any
 
 from google.protobuf.message import Message
 
@@ -79,7 +80,7 @@ def test_the_random_bot_fishes_every_area_it_opened_and_mostly_beyond_the_pond()
     legal = ENGINE.legal_commands(fishing, 0)
     casts = [c for c in legal if c.WhichOneof("kind") == "cast"]
     assert sorted(c.cast.area for c in casts) == ["lake", "pond", "river"]
-    chosen = [RandomBot(seed).choose(ENGINE, fishing, 0) for seed in range(60)]
+    chosen: list[Any] = [RandomBot(seed).choose(ENGINE, fishing, 0) for seed in range(60)]
     assert all(c in legal for c in chosen)
     areas = Counter(c.cast.area for c in chosen if c.WhichOneof("kind") == "cast")
     assert set(areas) == {"pond", "river", "lake"}
