@@ -10,11 +10,11 @@
   opened beyond the pond, the seasoned explorer and the sheet parts of its calling and
   then the rows it has gone furthest with, the next free boxes of its manifest rows.
   Half the times it would groundskeep while a good it holds fits a space it wants, it
-  spends instead. The tasks it is after grow with the game: a fisher
-  also chops and mines for what its broken bridge lacks and for the way down to the
-  lake and the grotto (and works on the bridge first), and whoever has opened an area
-  beyond the pond also fishes. It rarely finishes early and rarely swaps neighbour
-  cards, so its games still reach every part of the rules.
+  spends instead. The tasks it is after grow with the game: a fisher also chops and
+  mines for what its broken bridge lacks and for the way down to the lake and the
+  grotto (and works on the bridge first), and whoever has opened an area beyond the
+  pond also fishes. It rarely finishes early and rarely swaps neighbour cards, so its
+  games still reach every part of the rules.
 - ``greedy`` looks one command ahead and takes the one that most raises its
   :func:`worth`: the points it would score now, plus what its sheets promise (progress
   towards upgrades, badges and unlocks, manifest rows towards their bonus tasks, the
@@ -205,7 +205,8 @@ def _wants(player: Player, calling: frozenset[str]) -> frozenset[str]:
         if "river" not in player.areas:
             bridge = content().features["bridge"].spaces
             crossed = {s for f, s in player.crossed if f == "bridge"}
-            wants |= {_BRIDGE_TASK[g] for n, g in enumerate(bridge) if n not in crossed}
+            lacks = {g for n, g in enumerate(bridge) if n not in crossed}
+            wants |= {_BRIDGE_TASK[g] for g in lacks if g in _BRIDGE_TASK}
         wants |= {task for area, task in _AREA_TASK.items() if area not in player.areas}
     if player.areas:
         wants.add("fish")
@@ -213,9 +214,10 @@ def _wants(player: Player, calling: frozenset[str]) -> frozenset[str]:
 
 
 def _spend_wish(player: Player, wants: frozenset[str], spend: Any) -> float:
-    """How much a player after ``wants`` wants this space: the seasoned explorer and a
-    fisher's broken bridge first (each asks for little of a kind and opens much), then
-    its calling's own sheet parts, then the rows it has gone furthest with."""
+    """How much a player after ``wants`` wants this space: the seasoned explorer and,
+    for whoever wants to fish, the broken bridge first (each asks little of a kind and
+    opens much), then the sheet parts of its tasks, then the rows it has gone furthest
+    with."""
     favoured = spend.feature in _EVERY_CALLING or any(
         spend.feature in _CALLING_FEATURES[task] for task in wants
     )
@@ -229,7 +231,6 @@ def _wished(player: Player, wants: frozenset[str], legal: Sequence[Any]) -> bool
 
 
 _SCRATCH_COLS = content().scratch.cols
-_AREAS = content().areas
 
 
 def _row_share(player: Player, feature_id: str, space: int) -> float:
