@@ -5,11 +5,16 @@
   focuses on mining and fishing) and an order to fill its manifest rows in. Each step
   it picks a kind of move at random (choose a card, chop, ship, sell...; a uniform pick
   over commands would mostly ship goods to random boxes, since one good has many
-  placements), then mostly a command its goal prefers: cards and options offering its
-  tasks, squares deeper in the woods and mine, the farthest fishing area it has opened,
-  the sheet parts of its calling and then the rows it has gone furthest with, the
-  next free boxes of its manifest rows. It rarely finishes early and rarely swaps
-  neighbour cards, so its games still reach every part of the rules.
+  placements), then mostly a command its goal prefers: cards and options offering the
+  tasks it is after, squares deeper in the woods and mine, any fishing area it has
+  opened beyond the pond, the seasoned explorer and the sheet parts of its calling and
+  then the rows it has gone furthest with, the next free boxes of its manifest rows.
+  Half the times it would groundskeep while a good it holds fits a space it wants, it
+  spends instead. The tasks it is after grow with the game: a fisher also chops and
+  mines for what its broken bridge lacks and for the way down to the lake and the
+  grotto (and works on the bridge first), and whoever has opened an area beyond the
+  pond also fishes. It rarely finishes early and rarely swaps neighbour cards, so its
+  games still reach every part of the rules.
 - ``greedy`` looks one command ahead and takes the one that most raises its
   :func:`worth`: the points it would score now, plus what its sheets promise (progress
   towards upgrades, badges and unlocks, manifest rows towards their bonus tasks, the
@@ -98,11 +103,17 @@ class RandomBot(_Bot):
         legal = self._legal(engine, state, seat)
         command = kind_first(legal, self._random)
         kind = _kind(command)
-        same = [c for c in legal if _kind(c) == kind]
         player = state.players[seat]
-        calling = self._calling
+        wants = _wants(player, self._calling)
+        # Wood, stone and ore that fit a space it is after go there more often than into
+        # farm marks (the bridge's planks were mostly groundskept). Shipping, selling and
+        # gifting keep their share: they are what fills the manifest, buys animals and
+        # crosses the neighbour tracks.
+        if kind == "groundskeep" and self._random.random() < 0.5 and _wished(player, wants, legal):
+            kind = "spend"
+        same = [c for c in legal if _kind(c) == kind]
         if kind == "spend":
-            return self._best(same, lambda c: _spend_wish(player, calling, c.spend))
+            return self._best(same, lambda c: _spend_wish(player, wants, c.spend))
         if kind == "ship":
             return self._first(same, lambda c: self._packing(c.ship.cells))
         if self._random.random() >= 0.8:
@@ -110,17 +121,19 @@ class RandomBot(_Bot):
         if kind in ("chop", "mine"):
             return self._best(same, lambda c: getattr(c, kind).square // _SCRATCH_COLS)
         if kind == "cast":
-            return self._best(same, lambda c: _AREAS.index(c.cast.area))
+            # Any area it has opened beyond the pond, each as likely: always the farthest
+            # left the river unfished by whoever had opened the lake or the grotto too.
+            return self._best(same, lambda c: c.cast.area != "pond")
         if kind == "choose_card":
-            return self._best(same, lambda c: _offers(_card(state, c.choose_card.slot), calling))
+            return self._best(same, lambda c: _offers(_card(state, c.choose_card.slot), wants))
         if kind == "choose_option":
             card = content().cards[state.row[player.card]]
             options = card.top if awaiting_half(state, player) == "top" else card.bottom
             return self._best(
-                same, lambda c: _option_offers(options[c.choose_option.option], calling)
+                same, lambda c: _option_offers(options[c.choose_option.option], wants)
             )
         if kind == "choose_task":
-            return self._best(same, lambda c: c.choose_task.task in calling)
+            return self._best(same, lambda c: c.choose_task.task in wants)
         return command
 
     def _best(self, commands: list[Message], key: Any) -> Message:
@@ -175,17 +188,49 @@ def _offers(card: Card, calling: frozenset[str]) -> bool:
     return any(_option_offers(o, calling) for o in (*card.top, *card.bottom))
 
 
-def _spend_wish(player: Player, calling: frozenset[str], spend: Any) -> float:
-    """How much a player with ``calling`` wants this space: its calling's own sheet
-    parts first, then the rows it has gone furthest with."""
+# The tasks that take a fisher to water it has not reached: the woods' planks and the
+# mine's stone mend the bridge to the river, the woods' and the mine's bottom rows open
+# the lake and the grotto.
+_BRIDGE_TASK = {"wood": "chop", "stone": "mine"}
+_AREA_TASK = {a.unlocks: a.task for a in content().scratch_areas.values()}
+
+
+def _wants(player: Player, calling: frozenset[str]) -> frozenset[str]:
+    """The tasks a player is after now: its calling; for a fisher, the tasks that open
+    the areas it has not reached (what its broken bridge lacks, the way down to the lake
+    and the grotto); fishing too once it has opened an area beyond the pond (a newcomer
+    tries the water it opened)."""
+    wants = set(calling)
+    if "fish" in calling:
+        if "river" not in player.areas:
+            bridge = content().features["bridge"].spaces
+            crossed = {s for f, s in player.crossed if f == "bridge"}
+            lacks = {g for n, g in enumerate(bridge) if n not in crossed}
+            wants |= {_BRIDGE_TASK[g] for g in lacks if g in _BRIDGE_TASK}
+        wants |= {task for area, task in _AREA_TASK.items() if area not in player.areas}
+    if player.areas:
+        wants.add("fish")
+    return frozenset(wants)
+
+
+def _spend_wish(player: Player, wants: frozenset[str], spend: Any) -> float:
+    """How much a player after ``wants`` wants this space: the seasoned explorer and,
+    for whoever wants to fish, the broken bridge first (each asks little of a kind and
+    opens much), then the sheet parts of its tasks, then the rows it has gone furthest
+    with."""
     favoured = spend.feature in _EVERY_CALLING or any(
-        spend.feature in _CALLING_FEATURES[task] for task in calling
+        spend.feature in _CALLING_FEATURES[task] for task in wants
     )
-    return _row_share(player, spend.feature, spend.space) + favoured
+    first = spend.feature in _EVERY_CALLING or (spend.feature == "bridge" and "fish" in wants)
+    return _row_share(player, spend.feature, spend.space) + favoured + first
+
+
+def _wished(player: Player, wants: frozenset[str], legal: Sequence[Any]) -> bool:
+    """Whether a good in hand fits a space this player is after."""
+    return any(_kind(c) == "spend" and _spend_wish(player, wants, c.spend) >= 1 for c in legal)
 
 
 _SCRATCH_COLS = content().scratch.cols
-_AREAS = content().areas
 
 
 def _row_share(player: Player, feature_id: str, space: int) -> float:

@@ -80,6 +80,9 @@ def set_up(
     )
 
 
+FISH_SLOT = 3  # the starter fish card in the opening's task row
+
+
 def opening(seats: int = 1, **options: object) -> list[pb.Event]:
     """Set-up, every seat keeping its first two neighbour cards, round 1's task phase."""
     setup = set_up(seats, **options)  # type: ignore[arg-type]

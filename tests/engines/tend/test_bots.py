@@ -4,6 +4,8 @@ before, and the greedy one takes the move that is plainly better."""
 from __future__ import annotations
 
 import random
+from collections import Counter
+from typing import Any
 
 from google.protobuf.message import Message
 
@@ -14,7 +16,16 @@ from engines.tend.bots import GreedyBot, RandomBot, worth
 from engines.tend.content import content
 from engines.tend.engine import ENGINE
 from proto import tend_pb2 as pb
-from tests.engines.tend.given import cmd, gained, opening, position, shipped
+from tests.engines.tend.given import (
+    FISH_SLOT,
+    cmd,
+    gained,
+    opening,
+    position,
+    shipped,
+    step,
+    unlocked,
+)
 
 
 def _opening_commands(seed: int, commands: int) -> list[Message]:
@@ -57,3 +68,21 @@ def test_the_greedy_bot_ships_a_good_where_it_completes_a_manifest_row() -> None
     assert worth(completed.state, 0) > worth(other.state, 0)
     for seed in range(3):
         assert GreedyBot(seed).choose(ENGINE, at.state, 0) == completing
+
+
+def test_the_random_bot_fishes_every_area_it_opened_and_mostly_beyond_the_pond() -> None:
+    """With the river and the lake open, a random player's casts over many seeds go to
+    each of the three areas, and to the river and to the lake each a fair share (always
+    the farthest area left the river unfished by whoever had opened the lake too)."""
+    history = [*opening(), unlocked(0, "area", "river"), unlocked(0, "area", "lake")]
+    history += step(history, 0, cmd(choose_card=pb.ChooseCard(slot=FISH_SLOT)))
+    fishing = position(history).state
+    legal = ENGINE.legal_commands(fishing, 0)
+    casts = [c for c in legal if c.WhichOneof("kind") == "cast"]
+    assert sorted(c.cast.area for c in casts) == ["lake", "pond", "river"]
+    chosen: list[Any] = [RandomBot(seed).choose(ENGINE, fishing, 0) for seed in range(60)]
+    assert all(c in legal for c in chosen)
+    areas = Counter(c.cast.area for c in chosen if c.WhichOneof("kind") == "cast")
+    assert set(areas) == {"pond", "river", "lake"}
+    cast = sum(areas.values())
+    assert areas["river"] >= cast / 4 and areas["lake"] >= cast / 4, areas

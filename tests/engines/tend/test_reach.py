@@ -12,6 +12,7 @@ from engines.tend.events import table_square
 from engines.tend.state import TendState
 from proto import tend_pb2 as pb
 from tests.engines.tend.given import (
+    FISH_SLOT,
     Scripted,
     cmd,
     crossed,
@@ -23,7 +24,6 @@ from tests.engines.tend.given import (
     unlocked,
 )
 
-FISH_SLOT = 3  # the starter fish card in the opening's task row
 ROD_OF = {"": [], "cross": ["fishing_rod"], "diagonal": ["angler_rod"]}
 
 
