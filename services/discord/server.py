@@ -14,9 +14,7 @@ so any number of replicas sit behind one URL and any of them answers any interac
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import signal
 import time
 from collections.abc import AsyncIterator
 from functools import partial
@@ -33,6 +31,7 @@ from services.discord.homes import Homes
 from services.discord.settings import DiscordSettings
 from services.eventstore import connect
 from services.logs import get_logger
+from services.shutdown import stop_on_signals
 
 __all__ = ["INTERACTIONS_PATH", "make_bot", "serve", "signature_holds", "web_app"]
 
@@ -123,10 +122,7 @@ async def running_bot(settings: DiscordSettings) -> AsyncIterator[hikari.RESTBot
 
 async def serve(settings: DiscordSettings) -> None:
     """Answer interactions on ``BW_DISCORD_HOST:BW_DISCORD_PORT`` until SIGTERM/SIGINT."""
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, stop.set)
+    stop = stop_on_signals()
     async with running_bot(settings) as bot:
         runner = web.AppRunner(web_app(bot, settings), access_log=None)
         await runner.setup()

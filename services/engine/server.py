@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import signal
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +26,7 @@ from services.engine.host import TableHost
 from services.engine.servicer import EngineServicer
 from services.eventstore import RECONNECT_RETRY, EventStore, connect
 from services.logs import get_logger
+from services.shutdown import stop_on_signals
 
 __all__ = ["EngineService", "serve"]
 
@@ -166,10 +166,7 @@ async def _consume_forever(consumer: CommandConsumer, stop: asyncio.Event) -> No
 async def serve(game: str, host: str, port: int, settings: Settings | None = None) -> None:
     """Run until SIGTERM or SIGINT, then shut down gracefully."""
     service = await start(game, host=host, port=port, settings=settings)
-    stopping = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, stopping.set)
+    stopping = stop_on_signals()
     waiters: list[asyncio.Future[Any]] = [asyncio.create_task(stopping.wait())]
     if service.consumer_task is not None:
         waiters.append(service.consumer_task)

@@ -32,6 +32,7 @@ import engines
 from services.config import Settings, format_engine_addrs
 from services.discord.settings import DiscordSettings
 from services.redis_server import RedisServer
+from services.shutdown import stop_on_signals
 
 __all__ = ["Child", "Launcher", "main"]
 
@@ -138,10 +139,7 @@ class Launcher:
 
     async def run(self) -> int:
         """Start everything, wait for a signal or a death, stop everything; the exit code."""
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(signum, stop.set)
+        stop = stop_on_signals()
         try:
             self.redis_url = self._redis()
             self.children, env = self.plan(self.redis_url)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import signal
 
 from services.config import Settings
 from services.eventstore import EventStore, connect
@@ -12,6 +11,7 @@ from services.logs import configure_logging, get_logger
 from services.notifications import PlayerInbox, Webhooks
 from services.notifier.derive import Deriver
 from services.notifier.sender import Sender, SenderSettings
+from services.shutdown import stop_on_signals
 
 log = get_logger("notifier")
 
@@ -38,10 +38,7 @@ async def _main(settings: Settings) -> None:
                 allow_loopback=settings.webhook_allow_loopback,
             ),
         )
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for signum in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(signum, stop.set)
+        stop = stop_on_signals()
         await asyncio.gather(deriver.run(stop), sender.run(stop))
         log.info("notifier.stopped", published=deriver.published, delivered=sender.sent)
     finally:

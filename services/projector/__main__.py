@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import signal
 
 from services.config import Settings
 from services.eventstore import EventStore, connect
 from services.logs import configure_logging, get_logger
 from services.projector.projector import Projector
+from services.shutdown import stop_on_signals
 
 log = get_logger("projector")
 
@@ -29,10 +29,7 @@ async def _main(rebuild: bool, settings: Settings) -> None:
             await projector.rebuild()
             await projector.report_lag()
             return
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for signum in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(signum, stop.set)
+        stop = stop_on_signals()
         await projector.run(stop)
     finally:
         await redis.aclose()

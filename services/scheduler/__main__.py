@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import signal
 
 from services.config import Settings
 from services.eventstore import connect
 from services.logs import configure_logging
 from services.scheduler.due import DuePlans
 from services.scheduler.scheduler import Scheduler
+from services.shutdown import stop_on_signals
 
 
 async def _main(settings: Settings) -> None:
@@ -23,10 +23,7 @@ async def _main(settings: Settings) -> None:
             poll_ms=settings.scheduler_poll_ms,
             max_sleep_ms=settings.scheduler_max_sleep_ms,
         )
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for signum in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(signum, stop.set)
+        stop = stop_on_signals()
         await scheduler.run(stop)
     finally:
         await redis.aclose()
