@@ -10,7 +10,7 @@ the woods unlocks lake fishing, of the mine grotto fishing.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 from engines.core.rng import Rng
 from engines.tend import codes
@@ -30,6 +30,7 @@ __all__ = [
     "geode_events",
     "mine",
     "mine_candidates",
+    "rewards_rolling_geodes",
     "roll",
     "scratch_options",
     "wild_squares",
@@ -62,6 +63,21 @@ def geode_events(seat: int, rng: Rng) -> list[pb.Event]:
     good = content().geode.at(white, black) if 1 not in (black, white) else ""
     rolled = wrap(geode_rolled=pb.GeodeRolled(seat=seat, black=black, white=white, good=good))
     return [rolled, gained(seat, [good], "geode")] if good else [rolled]
+
+
+def rewards_rolling_geodes(
+    seat: int, effects: Iterable[Effect], source: str, rng: Rng
+) -> list[pb.Event]:
+    """What a card gives; a geode on it is rolled on the geode card as a mined one is
+    (it is no good to hold: nothing buys, ships or spends a geode)."""
+    events: list[pb.Event] = []
+    for effect in effects:
+        if effect.kind == "good" and effect.name == "geode":
+            for _ in range(effect.amount):
+                events += geode_events(seat, rng)
+        else:
+            events += reward_events(seat, [effect], source)
+    return events
 
 
 def _scratch(state: TendState, seat: int, task: str, square: int, rng: Rng) -> list[pb.Event]:

@@ -53,7 +53,7 @@ _MOVES: dict[str, Move[TendState]] = {
     "take_gift": Move(neighbours.take_gift, neighbours.take_gift_candidates, exact=True),
     "choose_card": Move(task_phase.choose_card, task_phase.choose_card_candidates, exact=True),
     "choose_option": Move(
-        task_phase.choose_option, task_phase.choose_option_candidates, exact=True
+        task_phase.choose_option, task_phase.choose_option_candidates, draws=True, exact=True
     ),
     "choose_task": Move(task_phase.choose_task, task_phase.choose_task_candidates, exact=True),
     "use_energy": Move(actions.use_energy, actions.use_energy_candidates, exact=True),

@@ -13,10 +13,10 @@ from __future__ import annotations
 from engines.core.rng import Rng
 from engines.tend import codes
 from engines.tend.actions import can_continue, task_began
+from engines.tend.chopping_and_mining import rewards_rolling_geodes
 from engines.tend.content import TASKS, Card, Option, content
 from engines.tend.events import wrap
 from engines.tend.fishing import aims
-from engines.tend.marking import reward_events
 from engines.tend.measures import holds
 from engines.tend.neighbours import SIDES, draw_neighbours
 from engines.tend.state import Player, TendState, Waiting
@@ -73,10 +73,11 @@ def _options(card: Card, half: str) -> tuple[Option, ...]:
     return card.top if half == "top" else card.bottom
 
 
-def _resolve(state: TendState, seat: int, half: str, option: int) -> list[pb.Event]:
+def _resolve(state: TendState, seat: int, half: str, option: int, rng: Rng) -> list[pb.Event]:
     card = card_in_hand(state, state.players[seat])
     chosen = wrap(option_chosen=pb.OptionChosen(seat=seat, half=half, option=option))
-    return [chosen, *reward_events(seat, _options(card, half)[option], source="card")]
+    effects = _options(card, half)[option]
+    return [chosen, *rewards_rolling_geodes(seat, effects, "card", rng)]
 
 
 def choose_card(state: TendState, cmd: pb.ChooseCard, seat: int) -> list[pb.Event]:
@@ -99,14 +100,16 @@ def choose_card_candidates(state: TendState, seat: int) -> list[pb.ChooseCard]:
     return [pb.ChooseCard(slot=s) for s in range(len(state.row)) if s not in player.chosen]
 
 
-def choose_option(state: TendState, cmd: pb.ChooseOption, seat: int) -> list[pb.Event]:
+def choose_option(
+    state: TendState, cmd: pb.ChooseOption, seat: int, rng: Rng
+) -> list[pb.Event]:
     """An "or": take one of the options of the half being resolved."""
     player = state.players[seat]
     half = awaiting_half(state, player)
     options = _options(card_in_hand(state, player), half)
     if not 0 <= cmd.option < len(options):
         raise codes.OPTION_UNKNOWN(last=len(options) - 1)
-    return _resolve(state, seat, half, cmd.option)
+    return _resolve(state, seat, half, cmd.option, rng)
 
 
 def choose_option_candidates(state: TendState, seat: int) -> list[pb.ChooseOption]:
@@ -190,20 +193,19 @@ def seat_steps(state: TendState, seat: int, rng: Rng) -> list[pb.Event]:
     if waiting is not None:
         return [task_began(state, seat, waiting, waiting.task)] if waiting.task in TASKS else []
     if player.card >= 0:
-        return _card_step(state, seat, player)
+        return _card_step(state, seat, player, rng)
     if state.phase in ("neighbour", "final") and not player.gifts:
         return _refill(state, seat, player, rng)
     return []
 
 
-def _card_step(state: TendState, seat: int, player: Player) -> list[pb.Event]:
+def _card_step(state: TendState, seat: int, player: Player, rng: Rng) -> list[pb.Event]:
     card = card_in_hand(state, player)
     if not player.chose:
-        return (
-            _resolve(state, seat, player.half, 0) if len(_options(card, player.half)) == 1 else []
-        )
+        only = len(_options(card, player.half)) == 1
+        return _resolve(state, seat, player.half, 0, rng) if only else []
     if player.half == "top" and card.condition is not None and holds(player, card.condition):
-        return _resolve(state, seat, "bottom", 0) if len(card.bottom) == 1 else []
+        return _resolve(state, seat, "bottom", 0, rng) if len(card.bottom) == 1 else []
     finished = pb.CardFinished(seat=seat, slot=player.card, bottom=player.half == "bottom")
     return [wrap(card_finished=finished)]
 

@@ -182,6 +182,9 @@ def test_every_reference_resolves() -> None:
             takes_any = icon.endswith(":any") and any(c.matches(icon, g) for g in c.goods)
             assert icon == "coin" or _known_good(icon) or takes_any, icon
         assert len(feature.rewards) == (len(feature.rows) if feature.lined else 1)
+        # A geode is rolled where it is found (a square, a card): no sheet takes or gives one.
+        assert "geode" not in feature.spaces, feature.id
+        assert all(e.name != "geode" for option in feature.rewards for e in option), feature.id
     for card in c.cards.values():
         assert card.top and all(card.top)
         if card.condition is None:

@@ -111,6 +111,33 @@ def test_a_geode_is_rolled_on_the_geode_card_and_a_wild_leaves_a_choice() -> Non
     assert cracked.state.players[0].pending == (content().geode.at(white=4, black=4),)
 
 
+def test_a_geode_a_card_gives_is_rolled_on_the_geode_card() -> None:
+    """Geologist's bottom half (8 squares scratched) gives a geode: it is rolled as a
+    mined one is (black 3, white 4: that square's good), never held as a good; a wild
+    1 leaves the square to choose before the card is finished."""
+    dug = [scratched(0, "woods", n, Square(good="wood")) for n in range(6)]
+    dug += [scratched(0, "mine", n, Square(good="stone")) for n in (0, 1)]
+    row = ("geologist", "starter_chop_1", "starter_mine_1", "starter_fish_1", "starter_coins")
+    history = [*opening(row=row), *dug]
+    history += step(history, 0, cmd(choose_card=pb.ChooseCard(slot=0)))
+    assert position(history).state.players[0].task is not None, "the top half: mine"
+    plain = step(history, 0, cmd(finish=pb.Finish()), Scripted(2, 3))
+    good = content().geode.at(white=4, black=3)
+    assert _kinds(plain) == ["task_ended", "option_chosen", "geode_rolled", "goods_gained"]
+    assert plain[2].geode_rolled == pb.GeodeRolled(seat=0, black=3, white=4, good=good)
+    assert plain[3].goods_gained.goods == [good]
+    assert position(history + plain).state.players[0].pending == (good,)
+    wild = step(history, 0, cmd(finish=pb.Finish()), Scripted(3, 0))
+    assert _kinds(wild)[-1] == "geode_rolled" and wild[-1].geode_rolled.good == ""
+    choice = position(history + wild)
+    squares = [c.crack_geode.square for c in ENGINE.legal_commands(choice.state, 0)
+               if c.HasField("crack_geode")]  # fmt: skip
+    assert squares == [2, 7, 12, 17, 22], "black 4: any row of column 4"
+    cracked = choice.when(0, cmd(crack_geode=pb.CrackGeode(square=22))).accepted()
+    assert _kinds(evs(cracked)) == ["geode_cracked", "goods_gained"]
+    assert cracked.state.players[0].pending == (content().geode.at(white=6, black=4),)
+
+
 def test_fishing_with_a_wild_die_and_two_rods_leaves_the_aim_to_the_player() -> None:
     """A 1 is wild (any column for black); with both rods unlocked one is chosen."""
     history = [
