@@ -121,19 +121,34 @@ class RandomBot(_Bot):
         if kind in ("chop", "mine"):
             return self._best(same, lambda c: getattr(c, kind).square // _SCRATCH_COLS)
         if kind == "cast":
-            # Any area it has opened beyond the pond, each as likely: always the farthest
-            # left the river unfished by whoever had opened the lake or the grotto too.
-            return self._best(same, lambda c: c.cast.area != "pond")
+            # Water it dug its way to first, then any area it opened beyond the pond:
+            # always the farthest left the river unfished by whoever had opened the lake
+            # or the grotto too, and any beyond the pond alike left the grotto, opened
+            # late, nearly unfished.
+            return self._best(same, lambda c: (c.cast.area in _AREA_TASK, c.cast.area != "pond"))
+        first = _first_wants(player)
         if kind == "choose_card":
-            return self._best(same, lambda c: _offers(_card(state, c.choose_card.slot), wants))
+            return self._best(
+                same,
+                lambda c: (
+                    _offers(_card(state, c.choose_card.slot), first),
+                    _offers(_card(state, c.choose_card.slot), wants),
+                ),
+            )
         if kind == "choose_option":
             card = content().cards[state.row[player.card]]
             options = card.top if awaiting_half(state, player) == "top" else card.bottom
             return self._best(
-                same, lambda c: _option_offers(options[c.choose_option.option], wants)
+                same,
+                lambda c: (
+                    _option_offers(options[c.choose_option.option], first),
+                    _option_offers(options[c.choose_option.option], wants),
+                ),
             )
         if kind == "choose_task":
-            return self._best(same, lambda c: c.choose_task.task in wants)
+            return self._best(
+                same, lambda c: (c.choose_task.task in first, c.choose_task.task in wants)
+            )
         return command
 
     def _best(self, commands: list[Message], key: Any) -> Message:
@@ -211,6 +226,13 @@ def _wants(player: Player, calling: frozenset[str]) -> frozenset[str]:
     if player.areas:
         wants.add("fish")
     return frozenset(wants)
+
+
+def _first_wants(player: Player) -> frozenset[str]:
+    """The task a player is after before any other: fishing, once it has dug its way
+    down to the lake or the grotto (the water a long dig opens, mostly in the last
+    rounds, is what it wants to try)."""
+    return frozenset({"fish"}) if any(a in _AREA_TASK for a in player.areas) else frozenset()
 
 
 def _spend_wish(player: Player, wants: frozenset[str], spend: Any) -> float:
