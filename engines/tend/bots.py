@@ -111,6 +111,11 @@ class RandomBot(_Bot):
         # crosses the neighbour tracks.
         if kind == "groundskeep" and self._random.random() < 0.5 and _wished(player, wants, legal):
             kind = "spend"
+        # What it holds and would ship, sell, gift or groundskeep goes, half the time, to
+        # the last space of a row it started instead: rows of four or five goods of a
+        # kind (the smokehouse, the silver badge's five fish) were left one short.
+        if kind in _OTHER_USES and self._random.random() < 0.5 and _finishing(player, legal):
+            kind = "spend"
         same = [c for c in legal if _kind(c) == kind]
         if kind == "spend":
             return self._best(same, lambda c: _spend_wish(player, wants, c.spend))
@@ -244,7 +249,27 @@ def _spend_wish(player: Player, wants: frozenset[str], spend: Any) -> float:
         spend.feature in _CALLING_FEATURES[task] for task in wants
     )
     first = spend.feature in _EVERY_CALLING or (spend.feature == "bridge" and "fish" in wants)
-    return _row_share(player, spend.feature, spend.space) + favoured + first
+    finishes = 2 * _finishes(player, spend.feature, spend.space)
+    return _row_share(player, spend.feature, spend.space) + favoured + first + finishes
+
+
+_OTHER_USES = frozenset({"ship", "sell", "gift", "groundskeep"})
+
+
+def _finishes(player: Player, feature_id: str, space: int) -> bool:
+    """Whether crossing ``space`` completes its row (or unlined grid)."""
+    feature = content().features[feature_id]
+    row = feature.row_of(space)
+    spaces = feature.row_spaces(row) if feature.lined else range(len(feature.spaces))
+    crossed = sum(1 for f, s in player.crossed if f == feature_id and s in spaces)
+    return crossed == len(spaces) - 1
+
+
+def _finishing(player: Player, legal: Sequence[Any]) -> bool:
+    """Whether something in hand completes a row this player has started."""
+    return any(
+        _kind(c) == "spend" and _finishes(player, c.spend.feature, c.spend.space) for c in legal
+    )
 
 
 def _wished(player: Player, wants: frozenset[str], legal: Sequence[Any]) -> bool:
