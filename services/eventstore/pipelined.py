@@ -97,9 +97,7 @@ class AutoPipeline:
     sends each call alone.
     """
 
-    def __init__(
-        self, redis: AnyRedis, max_batch: int = MAX_BATCH, max_in_flight: int = 1
-    ) -> None:
+    def __init__(self, redis: AnyRedis, max_batch: int = MAX_BATCH, max_in_flight: int = 1) -> None:
         if max_in_flight < 1:
             raise ValueError("max_in_flight must be at least 1")
         self.redis = redis
