@@ -9,6 +9,7 @@ at the table reads it as a spectator and may not send commands there.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Annotated
 
@@ -31,6 +32,7 @@ from proto import common_pb2
 from services.seating import OPEN, STARTING, Roster
 
 __all__ = [
+    "TABLE_ID",
     "Gateway",
     "GatewayDep",
     "Seated",
@@ -44,9 +46,12 @@ __all__ = [
     "bearer_scheme",
     "not_started",
     "player_of",
+    "seat_of_request",
 ]
 
 TABLE_ID_PATTERN = r"^[A-Za-z0-9_\-]{1,64}$"
+# The same, for the routes that check a table id themselves (plain requests).
+TABLE_ID = re.compile(TABLE_ID_PATTERN)
 
 # Declared for the OpenAPI "Authorize" button; the raw header is read below so that a
 # header in another scheme is refused instead of ignored.
@@ -260,6 +265,12 @@ async def seated(
     _bearer_scheme: BearerScheme,
     _app_scheme: AppKeyScheme,
 ) -> Seated:
+    return await seat_of_request(request, table_id)
+
+
+async def seat_of_request(request: Request, table_id: str) -> Seated:
+    """The seat a request about ``table_id`` (a valid id) comes from: 401, 403, 404 or 409
+    when there is none (what the ``SeatedDep`` dependency solves to)."""
     at = await _table_at(request, table_id)
     caller = _started(at)
     if caller.seat is None:
