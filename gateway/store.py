@@ -31,7 +31,7 @@ from services.players import AppRegistry, PlayerTables
 from services.projector.lobby import Lobby
 from services.seating import RosterStore
 
-__all__ = ["ReadModel", "ReadStore"]
+__all__ = ["ReadModel", "ReadStore", "read_models_of"]
 
 _META_CACHE = 10_000
 
@@ -53,6 +53,11 @@ def _read_model(raw: dict[Any, Any] | None) -> ReadModel | None:
         return ReadModel(int(fields["version"]), json.loads(fields["json"]))
     except (KeyError, ValueError):
         return None
+
+
+def read_models_of(model: Any, status: Any) -> tuple[ReadModel | None, ReadModel | None]:
+    """A read model's hash and ``view:status``'s, as stored, read."""
+    return _read_model(model), _read_model(status)
 
 
 def _version(raw: Any) -> int:
@@ -123,19 +128,25 @@ class ReadStore:
             pipe.hgetall(keys.view(name))
             pipe.hgetall(keys.view("status"))
             model, status = await pipe.execute()
-        return _read_model(model), _read_model(status)
+        return read_models_of(model, status)
 
     async def read_models_at_least(
-        self, table_id: str, name: str, min_version: int, wait: float
+        self,
+        table_id: str,
+        name: str,
+        min_version: int,
+        wait: float,
+        read: tuple[ReadModel | None, ReadModel | None] | None = None,
     ) -> tuple[ReadModel | None, ReadModel | None]:
         """:meth:`read_models` once the model reflects ``min_version``; ``(None, None)`` if
         the projector is still behind after ``wait`` seconds (the caller then asks the
-        engine)."""
+        engine). ``read``: the two as just read, if they were."""
         deadline = time.monotonic() + wait
         delay = 0.005
         key = self.keys(table_id).view(name)
         while True:
-            model, status = await self.read_models(table_id, name)
+            model, status = read or await self.read_models(table_id, name)
+            read = None
             if model is not None and model.version >= min_version:
                 return model, status
             # Behind: wait on the version alone, not on the whole view parsed each time.

@@ -22,7 +22,7 @@ from gateway.errors import ApiError
 from gateway.identity import APP_KEY_HEADER, APP_USER_HEADER, Caller, caller_of
 from gateway.live import LiveFeeds, SharedCalls, StreamSlots
 from gateway.metrics import GatewayMetrics
-from gateway.middleware import ROSTER_SCOPE_KEY
+from gateway.middleware import ROSTER_SCOPE_KEY, VIEWS_SCOPE_KEY, ViewsRead
 from gateway.ratelimits import RateLimits
 from gateway.seating import ensure_started
 from gateway.seats import seat_of, token_digest, token_table
@@ -47,6 +47,7 @@ __all__ = [
     "not_started",
     "player_of",
     "seat_of_request",
+    "table_at_request",
 ]
 
 TABLE_ID_PATTERN = r"^[A-Za-z0-9_\-]{1,64}$"
@@ -104,6 +105,9 @@ class TableAt:
     seat: int | None
     who: Caller
     gateway: Gateway
+    # A view of this table read with the rate limits, if any (for whichever viewer the
+    # gate guessed: check its name before serving it).
+    views: ViewsRead | None = None
 
     @property
     def player(self) -> str | None:
@@ -113,7 +117,9 @@ class TableAt:
         return self.who.player
 
 
-async def _table_at(request: Request, table_id: str) -> TableAt:
+async def table_at_request(request: Request, table_id: str) -> TableAt:
+    """The table a request names (``table_id``: a valid id) and who asks: what the
+    ``TableAtDep`` dependency solves to."""
     gateway: Gateway = request.app.state.gateway
     who = await caller_of(request, gateway.store.apps)
     # Read by the request gate with the rate limits, in the same round trip, when it could.
@@ -131,7 +137,10 @@ async def _table_at(request: Request, table_id: str) -> TableAt:
     backend = gateway.backends.get(game)
     seat = _seat(who, roster, meta)
     structlog.contextvars.bind_contextvars(table_id=table_id, seat=seat)
-    return TableAt(table_id, roster, meta, backend, seat, who, gateway)
+    views: ViewsRead | None = request.scope.get(VIEWS_SCOPE_KEY)
+    if views is not None and views.table_id != table_id:
+        views = None
+    return TableAt(table_id, roster, meta, backend, seat, who, gateway, views)
 
 
 # Each dependency below is one call of FastAPI's solver (plus the two credential schemes,
@@ -147,7 +156,7 @@ async def table_at(
     _bearer_scheme: BearerScheme,
     _app_scheme: AppKeyScheme,
 ) -> TableAt:
-    return await _table_at(request, table_id)
+    return await table_at_request(request, table_id)
 
 
 def _seat(who: Caller, roster: Roster | None, meta: common_pb2.TableMeta | None) -> int | None:
@@ -218,7 +227,7 @@ async def table_caller(
     _bearer_scheme: BearerScheme,
     _app_scheme: AppKeyScheme,
 ) -> TableCaller:
-    return _started(await _table_at(request, table_id))
+    return _started(await table_at_request(request, table_id))
 
 
 async def still_seated(gateway: Gateway, caller: TableCaller) -> bool:
@@ -271,7 +280,7 @@ async def seated(
 async def seat_of_request(request: Request, table_id: str) -> Seated:
     """The seat a request about ``table_id`` (a valid id) comes from: 401, 403, 404 or 409
     when there is none (what the ``SeatedDep`` dependency solves to)."""
-    at = await _table_at(request, table_id)
+    at = await table_at_request(request, table_id)
     caller = _started(at)
     if caller.seat is None:
         if request.headers.get(APP_USER_HEADER) is not None:
