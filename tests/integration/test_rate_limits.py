@@ -130,7 +130,7 @@ async def test_the_seating_comes_back_with_the_budgets_and_again_only_when_it_ch
 async def test_a_view_comes_back_with_the_budgets_unless_the_server_lost_the_script(
     redis: AnyRedis,
 ) -> None:
-    limits = _limits(redis, "3/minute", "")
+    limits = _limits(redis, "4/minute", "")
     address = _address()
     table_id = f"test-{uuid.uuid4().hex}"
     keys = EventStore(redis, shards=16).keys(table_id)
@@ -144,10 +144,12 @@ async def test_a_view_comes_back_with_the_budgets_unless_the_server_lost_the_scr
         ReadModel(7, {"finished": False}),
     )
 
-    # Restarted without its scripts: the request is still counted, the view left unread.
+    # Restarted without its scripts: each request is still counted, a view left unread.
     await redis.script_flush()
     reloaded = await limits.check(address, None, False, table_id, guess)
     assert reloaded.refusal is None and reloaded.roster_read and reloaded.views is None
+    await redis.script_flush()
+    assert (await limits.check(address, None, False)).refusal is None
     assert (await limits.check(address, None, False, table_id, guess)).views is not None
     refused = await limits.check(address, None, False, table_id, guess)
     assert refused.refusal is not None and refused.views is None
