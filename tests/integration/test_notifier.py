@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from services.eventstore import WEBHOOKS_DUE_WAKE_KEY, EventStore, player_feed_key
+from services.eventstore import WEBHOOKS_DUE_WAKE_KEY, EventStore, connect, player_feed_key
 from services.notifications import (
     DEAD,
     DELIVERED,
@@ -156,6 +156,27 @@ async def test_a_sleeping_sender_is_woken_by_a_delivery_and_by_a_retry_due_soone
     [delivery] = await webhooks.deliveries(APP)
     assert delivery.attempts == 2
     assert await store.redis.xlen(WEBHOOKS_DUE_WAKE_KEY) == 2  # the enqueue's, the retry's
+
+
+async def test_on_a_cluster_the_wake_ups_share_the_due_sets_slot(redis_cluster_url: str) -> None:
+    cluster = await connect(redis_cluster_url)
+    try:
+        webhooks = Webhooks(cluster)
+        with Receiver.serving(lambda _path, _tries: 200) as receiver:
+            await webhooks.add(APP, f"{receiver.url}/hook")
+            stop = asyncio.Event()
+            running = asyncio.create_task(sender(webhooks, max_sleep_s=3600).run(stop))
+            try:
+                await asyncio.sleep(0.2)
+                await webhooks.enqueue(APP, "discord:7", note(1))
+                assert await settled(webhooks, 1) == [DELIVERED]
+            finally:
+                stop.set()
+                await running
+        # Written by the same script as the due set: the stream is in its slot.
+        assert await cluster.xlen(WEBHOOKS_DUE_WAKE_KEY) == 1
+    finally:
+        await cluster.aclose()
 
 
 async def test_a_notification_is_kept_once_and_wakes_its_player_shard(store: EventStore) -> None:
