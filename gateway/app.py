@@ -40,7 +40,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = await ReadStore.open(settings.redis_url, settings.shards)
+        store = await ReadStore.open(settings.redis_url, settings.shards, settings.open_table_ttl_s)
         # The live readers block in XREAD: a client of their own, one connection per feed
         # (a table shard's, a player shard's) at most, whose socket waits longer than one
         # blocking read. Named, so that CLIENT LIST tells them from other blocked readers.

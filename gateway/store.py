@@ -29,7 +29,7 @@ from services.eventstore import (
 from services.notifications import PlayerInbox, Webhooks
 from services.players import AppRegistry, PlayerTables
 from services.projector.lobby import Lobby
-from services.seating import RosterStore
+from services.seating import OPEN_TABLE_TTL_S, RosterStore
 
 __all__ = ["ReadModel", "ReadStore", "read_models_of"]
 
@@ -75,11 +75,11 @@ def _decode(value: Any) -> str:
 class ReadStore:
     """Read-only access to one deployment's Redis."""
 
-    def __init__(self, redis: Any, shards: int) -> None:
+    def __init__(self, redis: Any, shards: int, open_table_ttl_s: int = OPEN_TABLE_TTL_S) -> None:
         self.redis = redis
         self.shards = shards
         self.events = EventStore(redis, shards=shards)
-        self.seating = RosterStore(redis, shards)
+        self.seating = RosterStore(redis, shards, open_table_ttl_s)
         self.apps = AppRegistry(redis)
         self.players = PlayerTables(redis)
         self.inbox = PlayerInbox(redis, shards)
@@ -89,8 +89,10 @@ class ReadStore:
         self._meta: LRUCache[str, common_pb2.TableMeta] = LRUCache(maxsize=_META_CACHE)
 
     @classmethod
-    async def open(cls, url: str, shards: int) -> ReadStore:
-        return cls(await connect(url, retry=RECONNECT_RETRY), shards)
+    async def open(
+        cls, url: str, shards: int, open_table_ttl_s: int = OPEN_TABLE_TTL_S
+    ) -> ReadStore:
+        return cls(await connect(url, retry=RECONNECT_RETRY), shards, open_table_ttl_s)
 
     async def close(self) -> None:
         close = getattr(self.redis, "aclose", None) or self.redis.close

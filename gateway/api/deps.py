@@ -242,6 +242,18 @@ async def still_seated(gateway: Gateway, caller: TableCaller) -> bool:
         return False
 
 
+async def still_player(gateway: Gateway, who: Caller, player: str) -> bool:
+    """Whether the credentials that opened a long request still speak for ``player``: an
+    app revoked since, or a seat token re-issued (or its seat left), no longer do."""
+    if who.app is not None:
+        app = await gateway.store.apps.get(who.app.app_id)
+        return app is not None and app.active
+    try:
+        return await player_of(gateway, who) == player
+    except ApiError:
+        return False
+
+
 def not_started(at: TableAt) -> ApiError:
     """409 ``table.not_started``: the game has no log before its seats are filled."""
     waiting = len(at.roster.open_seats) if at.roster is not None else 0

@@ -30,7 +30,7 @@ from services.notifications import (
     FAILED,
     Delivery,
     Webhooks,
-    resolve_refusal,
+    pin,
 )
 from services.notifications.signing import signed_headers
 from services.wakeups import pause_ms, sleep_or_wake
@@ -82,7 +82,10 @@ class Sender:
         self.client = client or httpx.AsyncClient(
             timeout=httpx.Timeout(settings.timeout_s),
             follow_redirects=False,
-            limits=httpx.Limits(max_connections=settings.concurrency),
+            # No connection is kept for another call: connections are made to the checked
+            # address of one host name, and a kept one could serve another name with the
+            # same address under the first one's TLS session.
+            limits=httpx.Limits(max_connections=settings.concurrency, max_keepalive_connections=0),
             trust_env=False,
         )
         self.rng = random.Random()
@@ -154,15 +157,19 @@ class Sender:
         secret = await self.webhooks.secret(delivery.app_id)
         if secret is None:
             return "the app has no webhook secret"
-        refusal = await resolve_refusal(delivery.url, self.settings.allow_loopback)
-        if refusal is not None:
-            return refusal
+        pinned = await pin(delivery.url, self.settings.allow_loopback)
+        if isinstance(pinned, str):
+            return pinned
         body = delivery.body.encode()
         headers = signed_headers(
             secret, int(time.time()), body, delivery.delivery_id, delivery.kind
         )
+        headers["Host"] = pinned.host
+        extensions = {"sni_hostname": pinned.server_name} if pinned.server_name else None
         try:
-            answer = await self.client.post(delivery.url, content=body, headers=headers)
+            answer = await self.client.post(
+                pinned.url, content=body, headers=headers, extensions=extensions
+            )
         except httpx.HTTPError as failed:
             return f"{type(failed).__name__}: {failed}"[:_ERROR_LIMIT] or type(failed).__name__
         if 200 <= answer.status_code < 300:

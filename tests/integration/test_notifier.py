@@ -1,7 +1,8 @@
 """The notifier's parts on a real Redis of the test's own (the due set is global):
 replicas that send at once deliver each delivery once; a notification derived twice is
-kept once; a removed webhook's deliveries are dead-lettered; a sleeping sender is woken by
-a delivery due sooner; the wake-up feed follows the player's stream."""
+kept once; a removed webhook's deliveries are dead-lettered; a webhook's name is called at
+the address that was checked, however it resolves afterwards; a sleeping sender is woken
+by a delivery due sooner; the wake-up feed follows the player's stream."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from services.notifications import (
     entry_position,
     notification_id,
     player_shard,
+    urls,
 )
 from services.notifier import Sender, SenderSettings
 from services.players import app_player
@@ -132,6 +134,36 @@ async def test_a_removed_webhook_and_a_refused_address_end_dead(store: EventStor
     assert errors[gone.webhook_id] == "the webhook was removed"
     assert "may not" in errors[kept.webhook_id]
     assert {d.attempts for d in await webhooks.deliveries(APP, DEAD)} == {3}
+
+
+async def test_the_call_goes_to_the_checked_address_whatever_the_name_resolves_to_later(
+    store: EventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """DNS rebinding: the name answers this machine at the check and an internal address
+    at any later look-up; the call still reaches the checked address, with the name in
+    ``Host``. (``rebind.test`` resolves nowhere, so a client that resolved the name on
+    its own could not have delivered at all.)"""
+    answers = iter([["127.0.0.1"]])
+
+    async def rebinding(_host: str, _port: int) -> list[str]:
+        return next(answers, ["10.0.0.1"])
+
+    monkeypatch.setattr(urls, "_addresses", rebinding)
+    webhooks = Webhooks(store.redis)
+    with Receiver.serving(lambda _path, _tries: 200) as receiver:
+        port = receiver.server.server_address[1]
+        await webhooks.add(APP, f"http://rebind.test:{port}/hook")
+        await webhooks.enqueue(APP, "discord:7", note(1))
+        stop = asyncio.Event()
+        running = asyncio.create_task(sender(webhooks).run(stop))
+        try:
+            assert await settled(webhooks, 1) == [DELIVERED]
+        finally:
+            stop.set()
+            await running
+        assert [(r.path, r.headers["host"]) for r in receiver.got] == [
+            ("/hook", f"rebind.test:{port}")
+        ]
 
 
 async def test_a_sleeping_sender_is_woken_by_a_delivery_and_by_a_retry_due_sooner(
