@@ -130,8 +130,9 @@ async def test_the_seating_comes_back_with_the_budgets_and_again_only_when_it_ch
 async def test_a_view_comes_back_with_the_budgets_unless_the_server_lost_the_script(
     redis: AnyRedis,
 ) -> None:
-    limits = _limits(redis, "4/minute", "")
+    limits = _limits(redis, "5/minute", "")
     address = _address()
+    assert (await limits.check(address, None, False)).refusal is None  # the script loaded
     table_id = f"test-{uuid.uuid4().hex}"
     keys = EventStore(redis, shards=16).keys(table_id)
     await redis.hset(keys.view("seat:1"), mapping={"version": 7, "json": '{"hand": [3]}'})
