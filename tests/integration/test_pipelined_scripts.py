@@ -50,14 +50,7 @@ async def test_calls_made_at_once_share_one_pipeline_and_keep_their_own_outcome(
     try:
         script = redis.register_script(_PUSH_OR_REFUSE)
         batcher = AutoPipeline(redis)
-        pipelines: list[int] = []
-        real_pipeline = redis.pipeline
-
-        def counted(*args: Any, **kwargs: Any) -> Any:
-            pipelines.append(1)
-            return real_pipeline(*args, **kwargs)
-
-        monkeypatch.setattr(redis, "pipeline", counted)
+        pipelines = _count_pipelines(redis, monkeypatch)
         await redis.script_flush()
         words = [f"w{n}" for n in range(50)]
         words[7] = "refuse"
@@ -85,14 +78,7 @@ async def test_calls_made_while_a_pipeline_is_on_its_way_go_together_after_it(
         script = redis.register_script(_APPEND_AND_COUNT)
         await redis.script_load(script.script)
         batcher = AutoPipeline(redis)
-        pipelines: list[int] = []
-        real_pipeline = redis.pipeline
-
-        def counted(*args: Any, **kwargs: Any) -> Any:
-            pipelines.append(1)
-            return real_pipeline(*args, **kwargs)
-
-        monkeypatch.setattr(redis, "pipeline", counted)
+        pipelines = _count_pipelines(redis, monkeypatch)
         # The server holds every client's commands for a while: the first call stays on
         # its way while the others are made.
         await redis.execute_command("CLIENT", "PAUSE", 300)
@@ -111,3 +97,16 @@ async def test_calls_made_while_a_pipeline_is_on_its_way_go_together_after_it(
         assert await redis.lrange("group", 0, -1) == [b"first"] + [b"w%d" % n for n in range(10)]
     finally:
         await redis.aclose()
+
+
+def _count_pipelines(redis: Any, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A list that gets one entry for each pipeline ``redis`` opens from now on."""
+    pipelines: list[int] = []
+    real_pipeline = redis.pipeline
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        pipelines.append(1)
+        return real_pipeline(*args, **kwargs)
+
+    monkeypatch.setattr(redis, "pipeline", counted)
+    return pipelines
