@@ -16,6 +16,7 @@ __all__ = [
     "resources",
     "step_finished",
     "turn_began",
+    "worker_placed",
     "wrap",
 ]
 
@@ -103,4 +104,12 @@ def step_finished(seat: int) -> pb.Event:
     wire = _WIRE.get(key)
     if wire is None:
         wire = _remember(key, wrap(step_finished={"seat": seat}))
+    return _from_wire(wire)
+
+
+def worker_placed(seat: int, space: str) -> pb.Event:
+    key = ("worker_placed", seat, space)
+    wire = _WIRE.get(key)
+    if wire is None:
+        wire = _remember(key, wrap(worker_placed={"seat": seat, "space": space}))
     return _from_wire(wire)
