@@ -36,6 +36,16 @@ _WIRE_LIMIT = 1 << 16
 _from_wire = pb.Event.FromString
 
 
+def _event(kind: str, names: tuple[str, ...], values: tuple[object, ...]) -> pb.Event:
+    """A new ``Event`` of ``kind`` whose fields ``names`` hold ``values``, parsed from
+    the bytes remembered for them."""
+    key = (kind, names, values)
+    wire = _WIRE.get(key)
+    if wire is None:
+        wire = _remember(key, wrap(**{kind: dict(zip(names, values, strict=True))}))
+    return _from_wire(wire)
+
+
 def _remember(key: tuple[object, ...], event: pb.Event) -> bytes:
     """Remember ``event``'s bytes by ``key`` (which names its fields exactly)."""
     if len(_WIRE) >= _WIRE_LIMIT:
@@ -57,12 +67,9 @@ def cells_of(numbers: Iterable[int]) -> frozenset[Cell]:
 
 def resources(seat: int, reason: str, **deltas: int) -> pb.Event:
     """A signed change of one player's supply and tracks."""
-    key = ("resources_changed", seat, reason, *deltas.items())
-    wire = _WIRE.get(key)
-    if wire is None:
-        event = wrap(resources_changed={"seat": seat, "reason": reason, **deltas})
-        wire = _remember(key, event)
-    return _from_wire(wire)
+    return _event(
+        "resources_changed", ("seat", "reason", *deltas), (seat, reason, *deltas.values())
+    )
 
 
 def granted(
@@ -84,32 +91,16 @@ def granted(
 
 
 def resolved(seat: int, task: int, used: str = "") -> pb.Event:
-    key = ("task_resolved", seat, task, used)
-    wire = _WIRE.get(key)
-    if wire is None:
-        wire = _remember(key, wrap(task_resolved={"seat": seat, "task": task, "used": used}))
-    return _from_wire(wire)
+    return _event("task_resolved", ("seat", "task", "used"), (seat, task, used))
 
 
 def turn_began(phase: str, seat: int) -> pb.Event:
-    key = ("turn_began", phase, seat)
-    wire = _WIRE.get(key)
-    if wire is None:
-        wire = _remember(key, wrap(turn_began={"phase": phase, "seat": seat}))
-    return _from_wire(wire)
+    return _event("turn_began", ("phase", "seat"), (phase, seat))
 
 
 def step_finished(seat: int) -> pb.Event:
-    key = ("step_finished", seat)
-    wire = _WIRE.get(key)
-    if wire is None:
-        wire = _remember(key, wrap(step_finished={"seat": seat}))
-    return _from_wire(wire)
+    return _event("step_finished", ("seat",), (seat,))
 
 
 def worker_placed(seat: int, space: str) -> pb.Event:
-    key = ("worker_placed", seat, space)
-    wire = _WIRE.get(key)
-    if wire is None:
-        wire = _remember(key, wrap(worker_placed={"seat": seat, "space": space}))
-    return _from_wire(wire)
+    return _event("worker_placed", ("seat", "space"), (seat, space))
