@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from engines.core.messages import built_once
 from engines.core.polyomino import Cell
 from engines.harvest.content import TaskSpec, content
 from proto import harvest_pb2 as pb
@@ -27,31 +28,17 @@ def wrap(**kind: object) -> pb.Event:
     return pb.Event(**kind)  # type: ignore[arg-type]
 
 
-# The wire bytes of the most frequent events, by their fields: a game repeats few
-# distinct ones, and parsing a fresh Event from its bytes is several times cheaper
-# than building it from nested fields (profiled). Each call still returns a new message
-# (the recorders remember their answers by the event's identity).
-_WIRE: dict[tuple[object, ...], bytes] = {}
-_WIRE_LIMIT = 1 << 16
-_from_wire = pb.Event.FromString
+# The most frequent events, built once per set of fields and afterwards parsed from
+# their bytes (see the core's ``built_once``): a game repeats few distinct ones. Each call
+# still returns a new message (the recorders remember their answers by the event's
+# identity).
+_built_once = built_once(pb.Event.FromString, maxsize=1 << 16)
 
 
+@_built_once
 def _event(kind: str, names: tuple[str, ...], values: tuple[object, ...]) -> pb.Event:
-    """A new ``Event`` of ``kind`` whose fields ``names`` hold ``values``, parsed from
-    the bytes remembered for them."""
-    key = (kind, names, values)
-    wire = _WIRE.get(key)
-    if wire is None:
-        wire = _remember(key, wrap(**{kind: dict(zip(names, values, strict=True))}))
-    return _from_wire(wire)
-
-
-def _remember(key: tuple[object, ...], event: pb.Event) -> bytes:
-    """Remember ``event``'s bytes by ``key`` (which names its fields exactly)."""
-    if len(_WIRE) >= _WIRE_LIMIT:
-        _WIRE.clear()
-    wire = _WIRE[key] = event.SerializeToString()
-    return wire
+    """A new ``Event`` of ``kind`` whose fields ``names`` hold ``values``."""
+    return wrap(**{kind: dict(zip(names, values, strict=True))})
 
 
 def cell_numbers(cells: Iterable[Cell]) -> list[int]:
@@ -75,19 +62,21 @@ def resources(seat: int, reason: str, **deltas: int) -> pb.Event:
 def granted(
     seat: int, source: str, tasks: Iterable[TaskSpec], new_step: bool, mode: str = ""
 ) -> pb.Event:
-    tasks = tuple(tasks)
-    key = ("tasks_granted", seat, source, tasks, new_step, mode)
-    wire = _WIRE.get(key)
-    if wire is None:
-        fields = {
-            "seat": seat,
-            "source": source,
-            "tasks": [{"kind": k, "amount": a} for k, a in tasks],
-            "new_step": new_step,
-            "mode": mode,
-        }
-        wire = _remember(key, wrap(tasks_granted=fields))
-    return _from_wire(wire)
+    return _granted(seat, source, tuple(tasks), new_step, mode)
+
+
+@_built_once
+def _granted(
+    seat: int, source: str, tasks: tuple[TaskSpec, ...], new_step: bool, mode: str
+) -> pb.Event:
+    fields = {
+        "seat": seat,
+        "source": source,
+        "tasks": [{"kind": k, "amount": a} for k, a in tasks],
+        "new_step": new_step,
+        "mode": mode,
+    }
+    return wrap(tasks_granted=fields)
 
 
 def resolved(seat: int, task: int, used: str = "") -> pb.Event:
