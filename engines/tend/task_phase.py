@@ -100,9 +100,7 @@ def choose_card_candidates(state: TendState, seat: int) -> list[pb.ChooseCard]:
     return [pb.ChooseCard(slot=s) for s in range(len(state.row)) if s not in player.chosen]
 
 
-def choose_option(
-    state: TendState, cmd: pb.ChooseOption, seat: int, rng: Rng
-) -> list[pb.Event]:
+def choose_option(state: TendState, cmd: pb.ChooseOption, seat: int, rng: Rng) -> list[pb.Event]:
     """An "or": take one of the options of the half being resolved."""
     player = state.players[seat]
     half = awaiting_half(state, player)
