@@ -119,7 +119,7 @@ def test_a_random_player_mostly_finishes_a_row_it_started_with_what_it_holds() -
 
     def uses(smoked: list[int]) -> Counter[str]:
         state = position([*opening(), *crossed(0, "smokehouse", smoked), gained(0, "heart")]).state
-        chosen = [RandomBot(seed).choose(ENGINE, state, 0) for seed in range(60)]
+        chosen: list[Any] = [RandomBot(seed).choose(ENGINE, state, 0) for seed in range(60)]
         assert all(c in ENGINE.legal_commands(state, 0) for c in chosen)
         return Counter(
             c.spend.feature if c.HasField("spend") else c.WhichOneof("kind") or "" for c in chosen
