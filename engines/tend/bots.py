@@ -10,11 +10,14 @@
   opened beyond the pond, the seasoned explorer and the sheet parts of its calling and
   then the rows it has gone furthest with, the next free boxes of its manifest rows.
   Half the times it would groundskeep while a good it holds fits a space it wants, it
-  spends instead. The tasks it is after grow with the game: a fisher also chops and
-  mines for what its broken bridge lacks and for the way down to the lake and the
-  grotto (and works on the bridge first), and whoever has opened an area beyond the
-  pond also fishes. It rarely finishes early and rarely swaps neighbour cards, so its
-  games still reach every part of the rules.
+  spends instead; half the times it would ship, sell, gift or groundskeep a good that
+  completes a row it started, it completes the row (such spaces rank first). The tasks
+  it is after grow with the game: a fisher also chops and mines for what its broken
+  bridge lacks and for the way down to the lake and the grotto (and works on the
+  bridge first), whoever has opened an area beyond the pond also fishes, and whoever
+  dug its way down to the lake or the grotto fishes first, there first. It rarely
+  finishes early and rarely swaps neighbour cards, so its games still reach every part
+  of the rules.
 - ``greedy`` looks one command ahead and takes the one that most raises its
   :func:`worth`: the points it would score now, plus what its sheets promise (progress
   towards upgrades, badges and unlocks, manifest rows towards their bonus tasks, the
