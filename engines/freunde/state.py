@@ -127,25 +127,25 @@ class FreundeState:
 
 R = TypeVar("R")
 _NEW = object.__new__
+_SET = object.__setattr__
 
 
 def changed(record: R, **changes: Any) -> R:
     """``record`` with ``changes``: ``dataclasses.replace`` for the plain classes above
     (no init-only fields, nothing checked in ``__init__``) without its per-field Python
     steps, since the recorders call it for every event. The classes keep their fields
-    in an instance ``__dict__`` (no ``slots``) so that a copy is two dict updates in C:
-    several times cheaper than setting each slot, for a few nanoseconds more per read."""
+    in an instance ``__dict__`` (no ``slots``), so a copy is one dict merge in C, several
+    times cheaper than setting each slot, for a few nanoseconds more per read."""
     cls = type(record)
-    if not changes.keys() <= _FIELDS[cls]:
+    values = {**record.__dict__, **changes}
+    # A name that is no field would have added an entry.
+    if len(values) != _FIELD_COUNT[cls]:
         raise TypeError(f"{cls.__name__} has no field among {sorted(changes)}")
     new = _NEW(cls)
-    values = new.__dict__
-    values.update(record.__dict__)
-    values.update(changes)
+    _SET(new, "__dict__", values)
     return new
 
 
-_RECORDS = (Turn, Garden, Player, Supply, FreundeState)
-_FIELDS: dict[type, frozenset[str]] = {
-    cls: frozenset(f.name for f in fields(cls)) for cls in _RECORDS
+_FIELD_COUNT: dict[type, int] = {
+    cls: len(fields(cls)) for cls in (Turn, Garden, Player, Supply, FreundeState)
 }
