@@ -83,17 +83,29 @@ def _connects(e: Edge, corners: frozenset[Vertex]) -> bool:
     return any(POND in v or v in corners for v in hexgrid.edge_vertices(e))
 
 
+# The pond's six corners: every side ending at one of them touches the pond.
+_POND_CORNERS: tuple[Vertex, ...] = tuple(
+    dict.fromkeys(
+        corner
+        for n in hexgrid.neighbours(POND)
+        for corner in hexgrid.edge_vertices(hexgrid.edge(POND, n))
+    )
+)
+
+
 @functools.lru_cache(maxsize=1024)
 def _open_sides(tiles: frozenset[Hex], channels: frozenset[Edge]) -> tuple[Edge, ...]:
-    corners = _network_corners(channels)
-    spots: list[Edge] = []
-    for h in tiles:
-        for n in hexgrid.neighbours(h):
-            # Each side once, named by its sorted pair of hexes (hexgrid.edge).
-            if h < n and n in tiles:
-                side = (h, n)
-                if side not in channels and _connects(side, corners):
-                    spots.append(side)
+    """The free sides between two tiles that join the network, sorted. A side joins it
+    when one of its end corners is on the pond or a channel (``_connects``), so they are
+    found among the three sides of each such corner rather than by trying every side of
+    every tile (a new set of tiles or channels is worked out a few dozen times a game)."""
+    spots: set[Edge] = set()
+    for corner in (*_POND_CORNERS, *_network_corners(channels)):
+        a, b, c = corner
+        # A corner's hexes are sorted, so these are its sides in hexgrid.edge's form.
+        for side in ((a, b), (a, c), (b, c)):
+            if side[0] in tiles and side[1] in tiles and side not in channels:
+                spots.add(side)
     return tuple(sorted(spots))
 
 
