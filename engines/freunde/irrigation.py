@@ -60,9 +60,14 @@ def first_irrigation(
     """
     fresh = [h for h in dict.fromkeys(newly) if not is_irrigated(state, h)]
     out = list(seat_events)
-    out.extend(pb.Event(plot_irrigated=pb.PlotIrrigated(at=wire.hex_msg(h))) for h in fresh)
+    out.extend(map(_plot_irrigated, fresh))
     out.extend(grown_events(state, [(h, 1) for h in fresh]))
     return out
+
+
+@wire.built_once
+def _plot_irrigated(at: Hex) -> pb.Event:
+    return pb.Event(plot_irrigated=pb.PlotIrrigated(at=wire.hex_msg(at)))
 
 
 # The network's geometry depends only on where the tiles and channels lie, which changes
@@ -129,7 +134,12 @@ def take_irrigation(state: FreundeState, cmd: pb.TakeIrrigation, seat: int) -> l
     check_action(state, "irrigation")
     if state.supply.irrigation <= 0:
         raise codes.IRRIGATION_SUPPLY_EMPTY()
-    return [pb.Event(irrigation_taken=pb.IrrigationTaken(seat=seat))]
+    return [_irrigation_taken(seat)]
+
+
+@wire.built_once
+def _irrigation_taken(seat: int) -> pb.Event:
+    return pb.Event(irrigation_taken=pb.IrrigationTaken(seat=seat))
 
 
 _TAKE = pb.TakeIrrigation()
@@ -153,10 +163,15 @@ def place_irrigation(state: FreundeState, cmd: pb.PlaceIrrigation, seat: int) ->
         raise codes.IRRIGATION_OCCUPIED()
     if not _connects(side, _network_corners(state.garden.channels)):
         raise codes.IRRIGATION_NOT_CONNECTED()
-    placed = pb.Event(
+    placed = _irrigation_placed(seat, a, b)
+    return first_irrigation(state, [h for h in (a, b) if h != POND], [placed])
+
+
+@wire.built_once
+def _irrigation_placed(seat: int, a: Hex, b: Hex) -> pb.Event:
+    return pb.Event(
         irrigation_placed=pb.IrrigationPlaced(seat=seat, a=wire.hex_msg(a), b=wire.hex_msg(b))
     )
-    return first_irrigation(state, [h for h in (a, b) if h != POND], [placed])
 
 
 def channel_placements(state: FreundeState, seat: int) -> tuple[pb.PlaceIrrigation, ...]:
