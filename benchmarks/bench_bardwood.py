@@ -3,12 +3,17 @@ piece of content is used (``make bench``).
 
 python -m benchmarks bardwood                      # everything below
 python -m benchmarks.bench_bardwood usage 1000     # only the content-usage counts
+python -m benchmarks.bench_bardwood balance 40     # greedy self-play, wins by Character
 python -m benchmarks.bench_bardwood --digest 300   # one hash over 300 games a seat count
 
 The content-usage run plays ``BW_BENCH_USAGE_GAMES`` (default 1000) uniformly random
 games, a third at each player count, options rotating, and prints how often each card,
 Creature, Legend, Motif, Perform spot, map space, Location, Tempo area and Character
 bonus was used; anything never used is listed at the end.
+
+``balance N`` plays N greedy self-play games at 2, 3 and 4 players, with the first-game
+cards and with the unlocked content, and prints each Character's wins out of the games
+it played, its mean score and how often the first player won (RULES.md › Balance).
 
 ``--digest N`` plays N seeded random games at 2, 3 and 4 players (options rotating) and
 prints one SHA-256 over them (see :mod:`benchmarks.digest`): compare it before and after
@@ -58,9 +63,11 @@ def _random_game(seats: int, seed: int, options: dict[str, Any] | None = None) -
     return table
 
 
-def _bot_game(seats: int, seed: int, kinds: list[str]) -> Table:
+def _bot_game(
+    seats: int, seed: int, kinds: list[str], options: dict[str, Any] | None = None
+) -> Table:
     bots = [ENGINE.bots[kind](seed * 10 + seat) for seat, kind in enumerate(kinds)]
-    table = _table(seats, seed)
+    table = _table(seats, seed, options)
     table.play(lambda t, seat: bots[seat].choose(ENGINE, t.state, seat))
     return table
 
@@ -125,6 +132,36 @@ def duels() -> None:
             + ", ".join(f"{c} {n:g}" for c, n in sorted(by_character.items())),
             flush=True,
         )
+
+
+def balance(games: int) -> None:
+    """Greedy self-play: each Character's wins of the games it played, mean scores, and
+    the first player's share of the wins (ties shared)."""
+    for label, options in (("first-game cards", {}), ("unlocked content", {"unlocked": True})):
+        for seats in (2, 3, 4):
+            played: Counter[str] = Counter()
+            won: dict[str, float] = {}
+            scores: dict[str, list[float]] = {}
+            first_wins = 0.0
+            for seed in range(games):
+                table = _bot_game(seats, 1000 + seed, ["greedy"] * seats, options)
+                state = table.state
+                winners = ENGINE.outcome(state).winners
+                for seat, total in enumerate(_totals(table)):
+                    character = state.players[seat].character
+                    played[character] += 1
+                    scores.setdefault(character, []).append(total)
+                    if seat in winners:
+                        won[character] = won.get(character, 0) + 1 / len(winners)
+                first_wins += 1 / len(winners) if state.first_player in winners else 0
+            print(
+                f"bardwood {seats}p, {label}, {games} games: wins "
+                + ", ".join(f"{c} {won.get(c, 0):g}/{n}" for c, n in sorted(played.items()))
+                + "; mean "
+                + ", ".join(f"{c} {statistics.mean(v):.1f}" for c, v in sorted(scores.items()))
+                + f"; first player wins {first_wins / games:.0%}",
+                flush=True,
+            )
 
 
 def _tally(event: Any, used: Counter[str], instruments: dict[int, str]) -> None:
@@ -215,6 +252,8 @@ def main() -> None:
 if __name__ == "__main__":
     if sys.argv[1:2] == ["usage"]:
         usage(int(sys.argv[2]) if len(sys.argv) > 2 else 1000)
+    elif sys.argv[1:2] == ["balance"]:
+        balance(int(sys.argv[2]) if len(sys.argv) > 2 else 40)
     elif len(sys.argv) == 3 and sys.argv[1] == "--digest":
         print(log_digest(int(sys.argv[2])))
     else:

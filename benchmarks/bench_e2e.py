@@ -8,9 +8,10 @@ engine service, the projector and the gateway) and drives it over HTTP from this
 * Redis PING: the raw round trip to the same server, one at a time.
 * 1, 100 and 1,000 concurrent tables: one asyncio driver per table sends Freunde commands
   back to back, each waiting for its reply (``POST /v1/tables/{id}/commands`` with
-  ``expected_version``). Drivers choose with their own mirror of the table (they opened it
-  with their own seed), so only the command itself crosses the wire and is timed. A table
-  that ends is replaced by a new one.
+  ``expected_version``, sent with :func:`benchmarks.timed_http.timed_session`). Drivers
+  choose with their own mirror of the table (they opened it with their own seed), so
+  only the command itself crosses the wire and is timed. A table that ends is replaced
+  by a new one.
 
 Each figure is measured for a fixed time budget; commands in flight when it ends are
 waited for (a command still unanswered a minute later is abandoned and counted), so the
@@ -31,11 +32,13 @@ import ssl
 import time
 from dataclasses import dataclass, field
 
+import aiohttp
 import httpx
 import redis.asyncio
 
 import engines
 from benchmarks.cpu import CpuMeter, cpu_seconds, redis_pid
+from benchmarks.timed_http import timed_session
 from engines.core.messages import to_json
 from gateway.client import BotTable, GatewayClient, game_bot
 from services.redis_server import redis_url_or_private
@@ -87,7 +90,12 @@ async def open_table(client: GatewayClient, n: int) -> BotTable:
 
 
 async def drive(
-    client: GatewayClient, table: BotTable, deadline: float, tally: Tally, n: int
+    client: GatewayClient,
+    sender: aiohttp.ClientSession,
+    table: BotTable,
+    deadline: float,
+    tally: Tally,
+    n: int,
 ) -> None:
     """Send commands to one table until the deadline, opening a new table when one ends."""
     bot = game_bot(ENGINE, "random", n)
@@ -108,18 +116,19 @@ async def drive(
         for _ in range(5):
             started = time.perf_counter()
             try:
-                reply = await client.http.post(
+                async with sender.post(
                     f"/v1/tables/{table.table_id}/commands", headers=headers, json=body
-                )
+                ) as reply:
+                    await reply.read()
                 break
-            except httpx.TransportError:
+            except aiohttp.ClientError:
                 # Sent again under the same command id: applied at most once either way.
                 tally.transport_errors += 1
         else:
             return
         tally.latencies.append(time.perf_counter() - started)
         sent += 1
-        if reply.status_code != 200:
+        if reply.status != 200:
             tally.rejected += 1
             return
         table.mirror.execute(seat, command)
@@ -136,6 +145,7 @@ async def level(
         GatewayClient(url, httpx.AsyncClient(base_url=url, timeout=120, verify=tls))
         for _ in range(tables)
     ]
+    sender = timed_session(url)
     try:
         opening = asyncio.Semaphore(100)
 
@@ -152,7 +162,7 @@ async def level(
         started = time.perf_counter()
         deadline = started + SECONDS.get(tables, DEFAULT_SECONDS)
         drivers = [
-            asyncio.create_task(drive(clients[n], t, deadline, tally, n))
+            asyncio.create_task(drive(clients[n], sender, t, deadline, tally, n))
             for n, t in enumerate(bots)
         ]
         # Keeps the run bounded: a command still unanswered GRACE seconds after the
@@ -170,6 +180,7 @@ async def level(
         await asyncio.sleep(SETTLE_SECONDS)
         meter.stop()
     finally:
+        await sender.close()
         for client in clients:
             await client.aclose()
     done = len(tally.latencies)

@@ -31,10 +31,12 @@ import ssl
 import time
 from dataclasses import dataclass, field
 
+import aiohttp
 import httpx
 
 import engines
 from benchmarks.cpu import CpuMeter, redis_pid
+from benchmarks.timed_http import timed_session
 from engines.core.messages import to_json
 from gateway.client import BotTable, GatewayClient, game_bot
 from services.redis_server import redis_url_or_private
@@ -80,8 +82,11 @@ def figures(samples: list[float]) -> str:
 class Driver:
     """One table's player: sends its commands on its own schedule."""
 
-    def __init__(self, client: GatewayClient, table: BotTable, n: int) -> None:
+    def __init__(
+        self, client: GatewayClient, sender: aiohttp.ClientSession, table: BotTable, n: int
+    ) -> None:
         self.client = client
+        self.sender = sender
         self.table = table
         self.n = n
         self.bot = game_bot(ENGINE, "random", n)
@@ -114,41 +119,42 @@ class Driver:
         }
         headers = {"Authorization": f"Bearer {table.tokens[seat]}"}
         try:
-            reply = await self.client.http.post(
+            async with self.sender.post(
                 f"/v1/tables/{table.table_id}/commands", headers=headers, json=body
-            )
-        except httpx.HTTPError as failed:
+            ) as reply:
+                answer = await reply.json() if reply.status == 200 else None
+        except (aiohttp.ClientError, TimeoutError) as failed:
             step.error(type(failed).__name__)
             return
         step.commands.append(time.perf_counter() - due)
-        if reply.status_code != 200:
-            step.error(f"http {reply.status_code}")
+        if answer is None:
+            step.error(f"http {reply.status}")
             return
         table.mirror.execute(seat, command)
-        version = reply.json()["version"]
         started = time.perf_counter()
         try:
-            view = await self.client.http.get(
+            async with self.sender.get(
                 f"/v1/tables/{table.table_id}",
                 headers=headers,
-                params={"min_version": version},
-            )
-        except httpx.HTTPError as failed:
+                params={"min_version": answer["version"]},
+            ) as view:
+                await view.read()
+        except (aiohttp.ClientError, TimeoutError) as failed:
             step.error(f"read {type(failed).__name__}")
             return
         step.reads.append(time.perf_counter() - started)
-        if view.status_code != 200:
-            step.error(f"read http {view.status_code}")
+        if view.status != 200:
+            step.error(f"read http {view.status}")
 
 
-async def open_tables(clients: list[GatewayClient]) -> list[Driver]:
+async def open_tables(clients: list[GatewayClient], sender: aiohttp.ClientSession) -> list[Driver]:
     opening = asyncio.Semaphore(50)
 
     async def opened(n: int) -> Driver:
         client = clients[n % len(clients)]
         async with opening:
             table = await BotTable.open(client, "freunde", 2 + n % 3, bot_seed=n)
-        return Driver(client, table, n)
+        return Driver(client, sender, table, n)
 
     return list(await asyncio.gather(*(opened(n) for n in range(TABLES))))
 
@@ -196,9 +202,10 @@ async def load(url: str, meter: CpuMeter) -> None:
         GatewayClient(url, httpx.AsyncClient(base_url=url, timeout=120, verify=tls, limits=limits))
         for _ in range(CLIENTS)
     ]
+    sender = timed_session(url)
     try:
         started = time.perf_counter()
-        drivers = await open_tables(clients)
+        drivers = await open_tables(clients, sender)
         print(f"   {TABLES} tables opened in {time.perf_counter() - started:.1f} s", flush=True)
         for rate in RATES:
             _, p99 = await run_step(drivers, rate, meter)
@@ -206,6 +213,7 @@ async def load(url: str, meter: CpuMeter) -> None:
                 print(f"   p99 passed {KNEE_MS:.0f} ms at {rate:.0f}/s offered: stopping")
                 break
     finally:
+        await sender.close()
         for client in clients:
             await client.aclose()
 

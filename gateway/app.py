@@ -11,7 +11,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 
 from gateway.api.deps import Gateway
-from gateway.api.main import ROUTERS
+from gateway.api.main import BUSIEST, ROUTERS
 from gateway.api.routes.pages import STATIC
 from gateway.engines import GameBackends
 from gateway.errors import install_error_handlers
@@ -40,7 +40,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        store = await ReadStore.open(settings.redis_url, settings.shards)
+        store = await ReadStore.open(settings.redis_url, settings.shards, settings.open_table_ttl_s)
         # The live readers block in XREAD: a client of their own, one connection per feed
         # (a table shard's, a player shard's) at most, whose socket waits longer than one
         # blocking read. Named, so that CLIENT LIST tells them from other blocked readers.
@@ -91,8 +91,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # take no options at inclusion, so the routes are the same either way.
     for router in ROUTERS:
         app.router.routes.extend(router.routes)
+    documented = list(app.router.routes)
+    busiest = [
+        route
+        for endpoint in BUSIEST
+        for route in documented
+        if getattr(route, "endpoint", None) is endpoint
+    ]
+    app.router.routes[:] = busiest + [route for route in documented if route not in busiest]
     # The replay page's script and style sheet (gateway/static), served by the gateway itself.
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     app.add_middleware(RequestGate, metrics=metrics, max_bytes=settings.max_body_bytes)
-    install_openapi(app, settings)
+    install_openapi(app, settings, documented)
     return app

@@ -186,6 +186,28 @@ class GatewayClient:
         )
         return reply
 
+    async def leave(self, table_id: str, seat: int, token: str | None = None) -> dict[str, Any]:
+        """Leave ``seat`` before the game starts (the host may free anyone's)."""
+        reply: dict[str, Any] = await self._call(
+            "DELETE", f"/v1/tables/{table_id}/seats/{seat}", token
+        )
+        return reply
+
+    async def start(
+        self, table_id: str, bots: str | None = None, token: str | None = None
+    ) -> dict[str, Any]:
+        """Start an open table now, ``bots`` in its open seats (the host only)."""
+        body = {"bots": bots} if bots else {}
+        reply: dict[str, Any] = await self._call(
+            "POST", f"/v1/tables/{table_id}/start", token, body=body
+        )
+        return reply
+
+    async def rematch(self, table_id: str, token: str | None = None) -> dict[str, Any]:
+        """Open, or take one's seat at, the rematch of a finished table."""
+        reply: dict[str, Any] = await self._call("POST", f"/v1/tables/{table_id}/rematch", token)
+        return reply
+
     async def view(
         self, table_id: str, token: str | None = None, min_version: int | None = None
     ) -> dict[str, Any]:

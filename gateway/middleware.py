@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import structlog
@@ -18,10 +19,10 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from gateway.errors import ErrorResponse, error_body
 from gateway.metrics import GatewayMetrics
-from gateway.ratelimits import Refusal
-from gateway.seats import bearer_token
+from gateway.ratelimits import RateLimits, Refusal, ViewGuess
+from gateway.seats import bearer_token, token_digest
 
-__all__ = ["ROSTER_SCOPE_KEY", "BodyTooLarge", "RequestGate"]
+__all__ = ["ROSTER_SCOPE_KEY", "VIEWS_SCOPE_KEY", "BodyTooLarge", "RequestGate", "ViewsRead"]
 
 log = structlog.get_logger("gateway")
 
@@ -32,6 +33,19 @@ _UNLIMITED_PATHS = frozenset({"/healthz", "/readyz", "/metrics"})
 _TABLE_PATH = re.compile(r"^/v1/tables/([A-Za-z0-9_\-]{1,64})(?:/|$)")
 # Where the seating read with the rate limits waits for the route: (table id, roster).
 ROSTER_SCOPE_KEY = "boardwright.roster"
+# Where a view read with the rate limits waits for the route: a ViewsRead.
+VIEWS_SCOPE_KEY = "boardwright.views"
+
+
+@dataclass(frozen=True, slots=True)
+class ViewsRead:
+    """A table's read model ``name`` and its status, as stored (Redis hashes), read with
+    the rate limits: the route serves them only to the viewer ``name`` is."""
+
+    table_id: str
+    name: str
+    view: Any
+    status: Any
 
 
 class BodyTooLarge(HTTPException):
@@ -110,17 +124,26 @@ class RequestGate:
             client = scope.get("client")
             method = scope["method"]
             table = _TABLE_PATH.match(path)
+            token = bearer_token(headers.get(b"authorization"))
+            table_id = table.group(1) if table else None
+            guess: ViewGuess | None = None
+            # The table's own page (its view), not a page below it.
+            if table is not None and method == "GET" and table.end(1) == len(path):
+                guess = _view_guess(gateway, table.group(1), token, scope)
             admission = await gateway.limits.check(
                 client[0] if client else "unknown",
-                bearer_token(headers.get(b"authorization")),
+                token,
                 method == "POST" and path == "/v1/tables",
-                table.group(1) if table else None,
+                table_id,
+                guess,
             )
             if admission.refusal is not None:
                 await self._refuse(gateway, admission.refusal, scope, receive, send)
                 return
-            if admission.roster_read and table is not None:
-                scope[ROSTER_SCOPE_KEY] = (table.group(1), admission.roster)
+            if admission.roster_read and table_id is not None:
+                scope[ROSTER_SCOPE_KEY] = (table_id, admission.roster)
+                if guess is not None and admission.views is not None:
+                    scope[VIEWS_SCOPE_KEY] = ViewsRead(table_id, guess.name, *admission.views)
         declared = headers.get(b"content-length")
         if declared is not None and (not declared.isdigit() or int(declared) > self.max_bytes):
             response = ErrorResponse(
@@ -162,6 +185,25 @@ class RequestGate:
             headers={"Retry-After": str(refused.retry_after_s)},
         )
         await response(scope, receive, send)
+
+
+def _view_guess(gateway: Any, table_id: str, token: str | None, scope: Scope) -> ViewGuess | None:
+    """The read model a view read of ``table_id`` will most likely serve: a spectator's
+    (no credentials), or the seat the token held in the last seating read here; ``None``
+    for an app's request or a token of a table not read yet (the route reads its view)."""
+    if token is None:
+        if any(name == b"x-app-key" for name, _ in scope["headers"]):
+            return None
+        name = "public"
+    else:
+        limits: RateLimits = gateway.limits
+        roster = limits.held(table_id)
+        seat = roster.seat_of_token(token_digest(token)) if roster is not None else None
+        if seat is None:
+            return None
+        name = f"seat:{seat}"
+    keys = gateway.store.keys(table_id)
+    return ViewGuess(name, keys.view(name), keys.view("status"))
 
 
 def _headers(scope: Scope) -> dict[bytes, str]:

@@ -20,10 +20,12 @@ FastAPI writes most of it from the routes; here the parts it cannot know are add
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
+from starlette.routing import BaseRoute
 
 import engines
 from engines.core.contract import OptionSpec
@@ -78,14 +80,15 @@ _WITH_CREDENTIALS = {
 }
 
 
-def install_openapi(app: FastAPI, settings: Settings) -> None:
-    """Replace ``app.openapi`` by one that returns the completed document (built once)."""
+def install_openapi(app: FastAPI, settings: Settings, routes: Sequence[BaseRoute]) -> None:
+    """Replace ``app.openapi`` by one that returns the completed document (built once),
+    listing ``routes`` in their order."""
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema:
             return app.openapi_schema
         schema = get_openapi(
-            title=app.title, version=app.version, summary=app.summary, routes=app.routes
+            title=app.title, version=app.version, summary=app.summary, routes=routes
         )
         games = _offered(settings)
         _examples(schema, games)

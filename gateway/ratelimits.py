@@ -19,8 +19,10 @@ let through (and logged): the reads behind it will say that the store is down.
 The seating is read in the same script because every table request needs it (a token
 may have been re-issued, so it is never cached as such): the gateway keeps the last
 roster it read per table and the script sends the document again only when its revision
-moved. On Redis Cluster a script cannot reach keys of several slots, so there each
-budget is one call and the seating is read by the route, as before.
+moved. A view read sends the view it will most likely serve (and the table's status)
+in the same round trip, pipelined behind the script (:class:`ViewGuess`). On Redis
+Cluster a script cannot reach keys of several slots, so there each budget is one call and
+the seating and the views are read by the route, as before.
 """
 
 from __future__ import annotations
@@ -35,12 +37,20 @@ from typing import Any
 import structlog
 from cachetools import LRUCache
 from redis.asyncio.cluster import RedisCluster
-from redis.exceptions import RedisError
+from redis.exceptions import NoScriptError, RedisError
 
 from services.eventstore import AnyRedis, rate_limit_key
 from services.seating import Roster, RosterStore
 
-__all__ = ["Admission", "Budget", "RateLimits", "Refusal", "Window", "parse_budget"]
+__all__ = [
+    "Admission",
+    "Budget",
+    "RateLimits",
+    "Refusal",
+    "ViewGuess",
+    "Window",
+    "parse_budget",
+]
 
 log = structlog.get_logger("gateway.ratelimits")
 
@@ -89,13 +99,26 @@ class Refusal:
 
 
 @dataclass(frozen=True, slots=True)
+class ViewGuess:
+    """The read model a view read will most likely serve (``name``: ``public`` or
+    ``seat:<n>``) and the keys of it and of the table's status. The route serves what was
+    read only if the caller turns out to be that viewer."""
+
+    name: str
+    view_key: str
+    status_key: str
+
+
+@dataclass(frozen=True, slots=True)
 class Admission:
-    """What the check found: a refusal or ``None``; and the seating of the table asked
-    about (``roster``, ``None`` for a table without one) when ``roster_read``."""
+    """What the check found: a refusal or ``None``; the seating of the table asked
+    about (``roster``, ``None`` for a table without one) when ``roster_read``; and the
+    guessed view's hash and the status's as stored (``views``) when they were read."""
 
     refusal: Refusal | None
     roster_read: bool = False
     roster: Roster | None = None
+    views: tuple[Any, Any] | None = None
 
 
 _LET_THROUGH = Admission(None)
@@ -195,11 +218,20 @@ class RateLimits:
         self._admit = redis.register_script(_ADMIT)
         self._held: LRUCache[str, Roster] = LRUCache(maxsize=_ROSTERS)
 
+    def held(self, table_id: str) -> Roster | None:
+        """The last seating of ``table_id`` read here, if kept (it may have moved since)."""
+        return self._held.get(table_id)
+
     async def check(
-        self, client: str, token: str | None, creating: bool, table_id: str | None = None
+        self,
+        client: str,
+        token: str | None,
+        creating: bool,
+        table_id: str | None = None,
+        view: ViewGuess | None = None,
     ) -> Admission:
-        """Count one request (and read ``table_id``'s seating, if given, where one script
-        can): its :class:`Admission`."""
+        """Count one request (and read ``table_id``'s seating, if given, and ``view``, where
+        one round trip can): its :class:`Admission`."""
         spending: list[tuple[Budget, str]] = [(self.address, client)]
         if token:
             spending.append((self.seat, _who_of_token(token)))
@@ -209,13 +241,13 @@ class RateLimits:
             async with asyncio.timeout(_CHECK_TIMEOUT_S):
                 if self._cluster:
                     return await self._check_each(spending)
-                return await self._check_once(spending, table_id)
+                return await self._check_once(spending, table_id, view)
         except (RedisError, OSError, TimeoutError) as trouble:
             log.warning("ratelimit.unavailable", error=str(trouble) or type(trouble).__name__)
             return _LET_THROUGH
 
     async def _check_once(
-        self, spending: list[tuple[Budget, str]], table_id: str | None
+        self, spending: list[tuple[Budget, str]], table_id: str | None, view: ViewGuess | None
     ) -> Admission:
         keys: list[str] = []
         args: list[Any] = []
@@ -227,7 +259,10 @@ class RateLimits:
             keys.append(self.rosters.keys(table_id).seating)
             args.append(str(held.rev) if held is not None else "0")
         windows = _windows(spending, keys, args)
-        refused, wait_ms, rev, doc = await self._admit(keys=keys, args=args)
+        admitted, views = await self._admit_reading(
+            keys, args, view if table_id is not None else None
+        )
+        refused, wait_ms, rev, doc = admitted
         if refused:
             return Admission(_refusal(windows[int(refused) - 1], int(wait_ms)))
         if table_id is None:
@@ -239,7 +274,27 @@ class RateLimits:
                 self._held[table_id] = roster
         if roster is None:
             self._held.pop(table_id, None)
-        return Admission(None, True, roster)
+        return Admission(None, True, roster, views)
+
+    async def _admit_reading(
+        self, keys: list[str], args: list[Any], view: ViewGuess | None
+    ) -> tuple[Any, tuple[Any, Any] | None]:
+        """The script's answer, and ``view``'s two hashes pipelined behind it in the same
+        round trip. Called by its digest: a ``Script`` checks on every call whether it was
+        handed a pipeline (an ``isinstance`` against a protocol, 1% of the gateway's CPU),
+        and a pipeline of one asks first whether it is loaded. A server that lost its
+        scripts gets the script loaded and the views left unread."""
+        try:
+            if view is None:
+                return await self.redis.evalsha(self._admit.sha, len(keys), *keys, *args), None
+            async with self.redis.pipeline(transaction=False) as pipe:
+                pipe.evalsha(self._admit.sha, len(keys), *keys, *args)
+                pipe.hgetall(view.view_key)
+                pipe.hgetall(view.status_key)
+                admitted, model, status = await pipe.execute()
+        except NoScriptError:
+            return await self._admit(keys=keys, args=args), None
+        return admitted, (model, status)
 
     async def _check_each(self, spending: list[tuple[Budget, str]]) -> Admission:
         for budget, who in spending:

@@ -108,8 +108,12 @@ def turn_clock(clock: Mapping[str, Any]) -> common_pb2.TurnClock | None:
 
 
 async def _list(gateway: Gateway, roster: Roster) -> None:
-    """Write the lobby entry of a table that has no events yet."""
-    await gateway.store.lobby.record(roster.game, canonical_json(roster.lobby_status()))
+    """Write the lobby entry of a table that has no events yet; while it waits for players
+    the entry leaves the lobby when its seating record expires."""
+    expiry = now_ms() + gateway.store.seating.open_ttl_ms if roster.state == OPEN else None
+    await gateway.store.lobby.record(
+        roster.game, canonical_json(roster.lobby_status()), expire_at_ms=expiry
+    )
 
 
 async def _started(gateway: Gateway, roster: Roster, seed: bytes = b"") -> Roster:

@@ -12,6 +12,7 @@ from pydantic import Field, field_validator
 
 from gateway.ratelimits import Budget, parse_budget
 from services.config import DeploymentSettings
+from services.seating import OPEN_TABLE_TTL_S
 
 __all__ = ["Settings"]
 
@@ -50,6 +51,10 @@ class Settings(DeploymentSettings):
     rate_limit_seat_text: str = Field(default="1200/minute", validation_alias="BW_RATE_LIMIT_SEAT")
     rate_limit_create_text: str = Field(
         default="20/minute;200/hour", validation_alias="BW_RATE_LIMIT_CREATE"
+    )
+    # A table waiting for players is forgotten this long after its last seating change.
+    open_table_ttl_s: int = Field(
+        default=OPEN_TABLE_TTL_S, ge=1, validation_alias="BW_OPEN_TABLE_TTL_S"
     )
     # Proxies whose X-Forwarded-For names the client (uvicorn's forwarded_allow_ips).
     forwarded_allow_ips: str = Field(default="127.0.0.1", validation_alias="BW_FORWARDED_ALLOW_IPS")

@@ -29,9 +29,9 @@ from services.eventstore import (
 from services.notifications import PlayerInbox, Webhooks
 from services.players import AppRegistry, PlayerTables
 from services.projector.lobby import Lobby
-from services.seating import RosterStore
+from services.seating import OPEN_TABLE_TTL_S, RosterStore
 
-__all__ = ["ReadModel", "ReadStore"]
+__all__ = ["ReadModel", "ReadStore", "read_models_of"]
 
 _META_CACHE = 10_000
 
@@ -55,6 +55,11 @@ def _read_model(raw: dict[Any, Any] | None) -> ReadModel | None:
         return None
 
 
+def read_models_of(model: Any, status: Any) -> tuple[ReadModel | None, ReadModel | None]:
+    """A read model's hash and ``view:status``'s, as stored, read."""
+    return _read_model(model), _read_model(status)
+
+
 def _version(raw: Any) -> int:
     """A read model's stored version; 0 when missing or damaged."""
     try:
@@ -70,11 +75,11 @@ def _decode(value: Any) -> str:
 class ReadStore:
     """Read-only access to one deployment's Redis."""
 
-    def __init__(self, redis: Any, shards: int) -> None:
+    def __init__(self, redis: Any, shards: int, open_table_ttl_s: int = OPEN_TABLE_TTL_S) -> None:
         self.redis = redis
         self.shards = shards
         self.events = EventStore(redis, shards=shards)
-        self.seating = RosterStore(redis, shards)
+        self.seating = RosterStore(redis, shards, open_table_ttl_s)
         self.apps = AppRegistry(redis)
         self.players = PlayerTables(redis)
         self.inbox = PlayerInbox(redis, shards)
@@ -84,8 +89,10 @@ class ReadStore:
         self._meta: LRUCache[str, common_pb2.TableMeta] = LRUCache(maxsize=_META_CACHE)
 
     @classmethod
-    async def open(cls, url: str, shards: int) -> ReadStore:
-        return cls(await connect(url, retry=RECONNECT_RETRY), shards)
+    async def open(
+        cls, url: str, shards: int, open_table_ttl_s: int = OPEN_TABLE_TTL_S
+    ) -> ReadStore:
+        return cls(await connect(url, retry=RECONNECT_RETRY), shards, open_table_ttl_s)
 
     async def close(self) -> None:
         close = getattr(self.redis, "aclose", None) or self.redis.close
@@ -123,19 +130,25 @@ class ReadStore:
             pipe.hgetall(keys.view(name))
             pipe.hgetall(keys.view("status"))
             model, status = await pipe.execute()
-        return _read_model(model), _read_model(status)
+        return read_models_of(model, status)
 
     async def read_models_at_least(
-        self, table_id: str, name: str, min_version: int, wait: float
+        self,
+        table_id: str,
+        name: str,
+        min_version: int,
+        wait: float,
+        read: tuple[ReadModel | None, ReadModel | None] | None = None,
     ) -> tuple[ReadModel | None, ReadModel | None]:
         """:meth:`read_models` once the model reflects ``min_version``; ``(None, None)`` if
         the projector is still behind after ``wait`` seconds (the caller then asks the
-        engine)."""
+        engine). ``read``: the two as just read, if they were."""
         deadline = time.monotonic() + wait
         delay = 0.005
         key = self.keys(table_id).view(name)
         while True:
-            model, status = await self.read_models(table_id, name)
+            model, status = read or await self.read_models(table_id, name)
+            read = None
             if model is not None and model.version >= min_version:
                 return model, status
             # Behind: wait on the version alone, not on the whole view parsed each time.

@@ -58,20 +58,31 @@ def disclose(
     disclosed.CopyFrom(stored)
     for name in ("public_payload", "seat_commitments", "commitment"):
         disclosed.ClearField(name)
-    if stored.WhichOneof("body") != "payload":
-        return disclosed
+    _disclose_into(engine, disclosed, seats, salts, event)
+    return disclosed
+
+
+def _disclose_into(
+    engine: Engine[Any, Any, Any],
+    draft: common_pb2.StoredEvent,
+    seats: int,
+    salts: Salts,
+    event: Message | None,
+) -> None:
+    """Give ``draft`` (with no disclosure yet) its public form and commitments, in place."""
+    if draft.WhichOneof("body") != "payload":
+        return
     if event is None:
-        event = engine.event_type.FromString(stored.payload)
+        event = engine.event_type.FromString(draft.payload)
     public = seen_by(engine, event, None)
     if public is not None:
-        disclosed.public_payload = public
-    version = stored.version
+        draft.public_payload = public
+    version = draft.version
     for seat in range(seats):
         own = seen_by(engine, event, seat)
         parts = () if own is None else (own,)
-        disclosed.seat_commitments.append(commit(salts.of(version, seat), *parts))
-    disclosed.commitment = commit(salts.of(version, EVERYONE), stored.payload, stored.command)
-    return disclosed
+        draft.seat_commitments.append(commit(salts.of(version, seat), *parts))
+    draft.commitment = commit(salts.of(version, EVERYONE), draft.payload, draft.command)
 
 
 def stored_batch(
@@ -101,7 +112,9 @@ def stored_batch(
         )
         if command is not None and version == after + 1:
             draft.command = message_bytes(command)
-        batch.append(disclose(engine, draft, seats, salts, event))
+        # The draft is this function's own: disclosed in place, not copied.
+        _disclose_into(engine, draft, seats, salts, event)
+        batch.append(draft)
     if reveal:
         batch.append(seed_event(salts, after + len(batch) + 1, command_id, time_ms))
     return batch
@@ -141,8 +154,10 @@ def render(
     stored: common_pb2.StoredEvent,
     viewer: int | None,
     salts: Salts,
+    event: Message | None = None,
 ) -> common_pb2.RedactedEvent:
-    """``stored`` as ``viewer`` may see it; a seat also gets its salt of the event."""
+    """``stored`` as ``viewer`` may see it; a seat also gets its salt of the event.
+    ``event`` is the decoded payload when the caller has it (a seat's view only)."""
     shown = common_pb2.RedactedEvent(
         version=stored.version,
         command_id=stored.command_id,
@@ -173,7 +188,9 @@ def render(
             shown.event_json = canonical_json(to_json(public))
             shown.text = engine.describe_event(public, None)
         return shown
-    visible = engine.redact(engine.event_type.FromString(stored.payload), viewer)
+    if event is None:
+        event = engine.event_type.FromString(stored.payload)
+    visible = engine.redact(event, viewer)
     if visible is not None:
         shown.event_json = canonical_json(to_json(visible))
         shown.seat_payload = message_bytes(visible)

@@ -69,7 +69,7 @@ class Salts:
     def of(self, version: int, who: int | str) -> bytes:
         """``salt(version, who)``: ``who`` is a seat number or :data:`EVERYONE`."""
         message = f"salt:{self.table_id}:{version}:{who}".encode()
-        return hmac.new(self.seed, message, hashlib.sha256).digest()
+        return hmac.digest(self.seed, message, "sha256")
 
 
 def commit(salt: bytes, *parts: bytes) -> bytes:

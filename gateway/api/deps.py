@@ -9,6 +9,7 @@ at the table reads it as a spectator and may not send commands there.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Annotated
 
@@ -21,7 +22,7 @@ from gateway.errors import ApiError
 from gateway.identity import APP_KEY_HEADER, APP_USER_HEADER, Caller, caller_of
 from gateway.live import LiveFeeds, SharedCalls, StreamSlots
 from gateway.metrics import GatewayMetrics
-from gateway.middleware import ROSTER_SCOPE_KEY
+from gateway.middleware import ROSTER_SCOPE_KEY, VIEWS_SCOPE_KEY, ViewsRead
 from gateway.ratelimits import RateLimits
 from gateway.seating import ensure_started
 from gateway.seats import seat_of, token_digest, token_table
@@ -31,6 +32,7 @@ from proto import common_pb2
 from services.seating import OPEN, STARTING, Roster
 
 __all__ = [
+    "TABLE_ID",
     "Gateway",
     "GatewayDep",
     "Seated",
@@ -44,9 +46,13 @@ __all__ = [
     "bearer_scheme",
     "not_started",
     "player_of",
+    "seat_of_request",
+    "table_at_request",
 ]
 
 TABLE_ID_PATTERN = r"^[A-Za-z0-9_\-]{1,64}$"
+# The same, for the routes that check a table id themselves (plain requests).
+TABLE_ID = re.compile(TABLE_ID_PATTERN)
 
 # Declared for the OpenAPI "Authorize" button; the raw header is read below so that a
 # header in another scheme is refused instead of ignored.
@@ -99,6 +105,9 @@ class TableAt:
     seat: int | None
     who: Caller
     gateway: Gateway
+    # A view of this table read with the rate limits, if any (for whichever viewer the
+    # gate guessed: check its name before serving it).
+    views: ViewsRead | None = None
 
     @property
     def player(self) -> str | None:
@@ -108,7 +117,9 @@ class TableAt:
         return self.who.player
 
 
-async def _table_at(request: Request, table_id: str) -> TableAt:
+async def table_at_request(request: Request, table_id: str) -> TableAt:
+    """The table a request names (``table_id``: a valid id) and who asks: what the
+    ``TableAtDep`` dependency solves to."""
     gateway: Gateway = request.app.state.gateway
     who = await caller_of(request, gateway.store.apps)
     # Read by the request gate with the rate limits, in the same round trip, when it could.
@@ -126,7 +137,10 @@ async def _table_at(request: Request, table_id: str) -> TableAt:
     backend = gateway.backends.get(game)
     seat = _seat(who, roster, meta)
     structlog.contextvars.bind_contextvars(table_id=table_id, seat=seat)
-    return TableAt(table_id, roster, meta, backend, seat, who, gateway)
+    views: ViewsRead | None = request.scope.get(VIEWS_SCOPE_KEY)
+    if views is not None and views.table_id != table_id:
+        views = None
+    return TableAt(table_id, roster, meta, backend, seat, who, gateway, views)
 
 
 # Each dependency below is one call of FastAPI's solver (plus the two credential schemes,
@@ -142,7 +156,7 @@ async def table_at(
     _bearer_scheme: BearerScheme,
     _app_scheme: AppKeyScheme,
 ) -> TableAt:
-    return await _table_at(request, table_id)
+    return await table_at_request(request, table_id)
 
 
 def _seat(who: Caller, roster: Roster | None, meta: common_pb2.TableMeta | None) -> int | None:
@@ -213,7 +227,7 @@ async def table_caller(
     _bearer_scheme: BearerScheme,
     _app_scheme: AppKeyScheme,
 ) -> TableCaller:
-    return _started(await _table_at(request, table_id))
+    return _started(await table_at_request(request, table_id))
 
 
 async def still_seated(gateway: Gateway, caller: TableCaller) -> bool:
@@ -224,6 +238,18 @@ async def still_seated(gateway: Gateway, caller: TableCaller) -> bool:
     roster = await gateway.store.seating.get(caller.table_id)
     try:
         return _seat(caller.who, roster, caller.meta) == caller.seat
+    except ApiError:
+        return False
+
+
+async def still_player(gateway: Gateway, who: Caller, player: str) -> bool:
+    """Whether the credentials that opened a long request still speak for ``player``: an
+    app revoked since, or a seat token re-issued (or its seat left), no longer do."""
+    if who.app is not None:
+        app = await gateway.store.apps.get(who.app.app_id)
+        return app is not None and app.active
+    try:
+        return await player_of(gateway, who) == player
     except ApiError:
         return False
 
@@ -260,7 +286,13 @@ async def seated(
     _bearer_scheme: BearerScheme,
     _app_scheme: AppKeyScheme,
 ) -> Seated:
-    at = await _table_at(request, table_id)
+    return await seat_of_request(request, table_id)
+
+
+async def seat_of_request(request: Request, table_id: str) -> Seated:
+    """The seat a request about ``table_id`` (a valid id) comes from: 401, 403, 404 or 409
+    when there is none (what the ``SeatedDep`` dependency solves to)."""
+    at = await table_at_request(request, table_id)
     caller = _started(at)
     if caller.seat is None:
         if request.headers.get(APP_USER_HEADER) is not None:

@@ -9,6 +9,8 @@ from typing import Any
 
 from gateway.api.deps import Gateway, TableCaller
 from gateway.errors import ApiError
+from gateway.middleware import ViewsRead
+from gateway.store import ReadModel, read_models_of
 from proto import engine_pb2
 
 __all__ = ["ViewAt", "engine_view", "finished", "replayed", "view_for", "viewer", "within_log"]
@@ -40,8 +42,14 @@ async def engine_view(gateway: Gateway, caller: TableCaller, seat: int | None) -
     return ViewAt(reply.version, view, _status(caller, reply.version, outcome))
 
 
-async def view_for(gateway: Gateway, caller: TableCaller, min_version: int | None) -> ViewAt:
-    """The caller's view from the read models, no older than ``min_version``.
+async def view_for(
+    gateway: Gateway,
+    caller: TableCaller,
+    min_version: int | None,
+    views: ViewsRead | None = None,
+) -> ViewAt:
+    """The caller's view from the read models, no older than ``min_version``; ``views``:
+    the read models read with the rate limits, used when they are the caller's.
 
     The projector is waited for at most ``read_wait_seconds``; if it is still behind (or
     its view and status disagree on the version), the engine service answers instead,
@@ -49,11 +57,14 @@ async def view_for(gateway: Gateway, caller: TableCaller, min_version: int | Non
     """
     name = "public" if caller.seat is None else f"seat:{caller.seat}"
     store = gateway.store
+    read: tuple[ReadModel | None, ReadModel | None] | None = None
+    if views is not None and views.table_id == caller.table_id and views.name == name:
+        read = read_models_of(views.view, views.status)
     if min_version is None:
-        model, status = await store.read_models(caller.table_id, name)
+        model, status = read or await store.read_models(caller.table_id, name)
     else:
         model, status = await store.read_models_at_least(
-            caller.table_id, name, min_version, gateway.settings.read_wait_seconds
+            caller.table_id, name, min_version, gateway.settings.read_wait_seconds, read
         )
     if model is not None and status is not None and status.version == model.version:
         return ViewAt(model.version, model.data, _status(caller, model.version, status.data))

@@ -34,7 +34,7 @@ def _table_option() -> hikari.CommandOption:
 def command_builders(
     rest: hikari.api.RESTClient, games: Sequence[Mapping[str, Any]]
 ) -> list[special_endpoints.SlashCommandBuilder]:
-    """The five slash commands, ``/open`` offering ``games`` (the gateway's list)."""
+    """The slash commands, ``/open`` offering ``games`` (the gateway's list)."""
     max_seats = max((int(game["max_seats"]) for game in games), default=8)
     choices = [hikari.CommandChoice(name=str(g["title"]), value=str(g["game"])) for g in games]
     games_command = rest.slash_command_builder("games", "The games you can play here")
@@ -98,4 +98,22 @@ def command_builders(
     play = rest.slash_command_builder("play", "Your moves, to pick from").add_option(
         _table_option()
     )
-    return [games_command, open_command, join, board, play]
+    leave = rest.slash_command_builder("leave", "Give up your seat before the game starts")
+    leave.add_option(_table_option())
+    start = (
+        rest.slash_command_builder("start", "Start your table now, bots in the open seats")
+        .add_option(
+            hikari.CommandOption(
+                type=_STRING,
+                name="bots",
+                description="Which bots take the open seats (default: greedy)",
+                is_required=False,
+                choices=[hikari.CommandChoice(name=b, value=b) for b in ("greedy", "random")],
+            )
+        )
+        .add_option(_table_option())
+    )
+    rematch = rest.slash_command_builder(
+        "rematch", "Play this channel's finished game again, same seats"
+    ).add_option(_table_option())
+    return [games_command, open_command, join, board, play, leave, start, rematch]

@@ -109,6 +109,9 @@ class Handlers:
             "join": self.join,
             "board": self.board,
             "play": self.play,
+            "leave": self.leave,
+            "start": self.start,
+            "rematch": self.rematch,
         }
 
     # -- entry points -------------------------------------------------------------------
@@ -177,6 +180,7 @@ class Handlers:
         table_id = str(created["table_id"])
         channel = str(interaction.channel_id)
         await self.homes.open_in(channel, table_id)
+        await self.homes.hosted(table_id, str(interaction.user.id))
         await self.homes.seated(table_id, int(created["seat"]), str(interaction.user.id))
         log.info("discord.opened", table_id=table_id, game=game, seats=seats)
         opened = f"<@{interaction.user.id}> opened a {game} table for {seats} (`{table_id}`)."
@@ -199,6 +203,54 @@ class Handlers:
 
     async def play(self, interaction: hikari.CommandInteraction) -> Reply:
         return await self._moves(interaction, await self._table(interaction), update=False)
+
+    async def leave(self, interaction: hikari.CommandInteraction) -> Reply:
+        table_id = await self._table(interaction)
+        home = await self.homes.home(table_id)
+        user = str(interaction.user.id)
+        seats = [seat for seat, sitter in home.users.items() if sitter == user]
+        if not seats:
+            return Reply("You have no seat at this table.", ephemeral=True)
+        await self._as(interaction).leave(table_id, seats[0])
+        await self.homes.left(table_id, seats[0])
+        log.info("discord.left", table_id=table_id, seat=seats[0])
+        return Reply(
+            f"<@{user}> leaves seat {seats[0]} at `{table_id}`.",
+            rows=[(Button(str(CustomId("join", table_id)), "Join"),)],
+        )
+
+    async def start(self, interaction: hikari.CommandInteraction) -> Reply:
+        table_id = await self._table(interaction)
+        if (await self.homes.home(table_id)).host != str(interaction.user.id):
+            return Reply("Only the person who opened this table starts it early.", ephemeral=True)
+        bots = str(_option(interaction, "bots") or "greedy")
+        started = await self._as(interaction).start(table_id, bots)
+        log.info("discord.started", table_id=table_id, bots=bots)
+        said = f"<@{interaction.user.id}> starts `{table_id}`, {bots} bots in the open seats."
+        if started.get("state") == "started":
+            return await self._began(table_id, said)
+        return Reply(said)
+
+    async def rematch(self, interaction: hikari.CommandInteraction) -> Reply:
+        table_id = await self._table(interaction)
+        try:
+            claimed = await self._as(interaction).rematch(table_id)
+        except ApiFailure as failure:
+            if failure.code != "table.not_started":
+                raise
+            # The channel's table is the rematch someone opened: take the seat kept for you.
+            return await self._join(interaction, table_id, None)
+        again = str(claimed["table_id"])
+        channel = str(interaction.channel_id)
+        await self.homes.open_in(channel, again)
+        if not (await self.homes.home(again)).host:
+            await self.homes.hosted(again, str(interaction.user.id))
+        await self.homes.seated(again, int(claimed["seat"]), str(interaction.user.id))
+        log.info("discord.rematch", table_id=table_id, rematch=again, seat=claimed["seat"])
+        said = f"<@{interaction.user.id}> takes seat {claimed['seat']} in the rematch (`{again}`)."
+        if claimed.get("state") == "started":
+            return await self._began(again, said)
+        return Reply(f"{said} The other players take theirs with `/rematch`.")
 
     # -- components -----------------------------------------------------------------------
 

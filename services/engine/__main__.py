@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
+
+import uvloop
 
 import engines
 from services.config import Settings
@@ -19,7 +20,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     settings = Settings()
     configure_logging(f"engine-{args.game}", settings.log_level)
-    asyncio.run(serve(args.game, args.host, args.port, settings))
+    # libuv's loop: less CPU per call than asyncio's for gRPC's and Redis's callbacks.
+    uvloop.run(serve(args.game, args.host, args.port, settings))
 
 
 if __name__ == "__main__":

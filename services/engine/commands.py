@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import os
 import re
 import time
@@ -179,6 +180,8 @@ class CommandHandler:
     def _log_outcome(self, response: engine_pb2.ExecuteResponse, seconds: float) -> None:
         elapsed_ms = round(seconds * 1000, 3)
         if response.WhichOneof("result") == "accepted":
+            if not log.is_enabled_for(logging.DEBUG):
+                return  # nothing to bind for a line nobody keeps
             accepted = response.accepted
             with bind(version=accepted.version):
                 # At debug: one line per command is the service's busiest output.
@@ -463,20 +466,34 @@ class CommandHandler:
             return self._accepted(appended, envelope.seat, salts, duplicate=True)
         after = self.tables.remember(LoadedTable(loaded.identity, appended.head, state, control))
         await self.tables.maybe_snapshot(after, appended.first_version)
-        return self._accepted(appended, envelope.seat, salts, duplicate=False)
+        decided = dict(enumerate(events, start=at + 1))
+        return self._accepted(appended, envelope.seat, salts, duplicate=False, decided=decided)
 
     def _over(self, state: Any, control: table_control.Control) -> bool:
         return control.end is not None or self.engine.outcome(state).finished
 
     def _accepted(
-        self, appended: Appended, seat: int, salts: Salts, *, duplicate: bool
+        self,
+        appended: Appended,
+        seat: int,
+        salts: Salts,
+        *,
+        duplicate: bool,
+        decided: dict[int, Message] | None = None,
     ) -> engine_pb2.ExecuteResponse:
+        """The reply; ``decided`` holds the game events just decided, by version, so the
+        seat's view of them is rendered without decoding their payloads again."""
+        decided = decided or {}
+        seen = [
+            render(self.engine, event, seat, salts, decided.get(event.version))
+            for event in appended.events
+        ]
         return engine_pb2.ExecuteResponse(
             accepted=engine_pb2.Accepted(
-                events=list(appended.events),
+                events=appended.events,
                 version=appended.last_version,
                 duplicate=duplicate,
-                seen=[render(self.engine, event, seat, salts) for event in appended.events],
+                seen=seen,
             )
         )
 

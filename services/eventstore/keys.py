@@ -14,6 +14,7 @@ __all__ = [
     "APPS_KEY",
     "PROJECTOR_LAG_KEY",
     "WEBHOOKS_DUE_KEY",
+    "WEBHOOKS_DUE_WAKE_KEY",
     "Keys",
     "LobbyKeys",
     "ShardKeys",
@@ -84,6 +85,10 @@ def player_feed_key(shard: int) -> str:
 # Sorted set of the webhook deliveries to try: ``<app id>:<delivery id>`` scored by when
 # (ms); a notifier that claims one moves its score past its lease.
 WEBHOOKS_DUE_KEY = "bw:webhooks:due"
+# Stream: one entry (``at``) each time a delivery is put into the due set earlier than any
+# there, to wake a sender sleeping until the earliest (services.wakeups); capped by length.
+# Its hash tag is the due set's whole name, so both are in one slot of a Redis Cluster.
+WEBHOOKS_DUE_WAKE_KEY = "{bw:webhooks:due}:wake"
 
 
 def app_webhooks_key(app_id: str) -> str:

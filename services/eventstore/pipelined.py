@@ -11,7 +11,10 @@ loaded: a call that ran is never run twice.
 
 :class:`AutoPipeline` gathers the calls that callers make in the same turn of the event
 loop into one such pipeline, as auto-pipelining clients do: a thousand tables appending
-at the same instant cost one round trip, not a thousand.
+at the same instant cost one round trip, not a thousand. While a pipeline is on its way,
+the calls made meanwhile wait for it and then go together (group commit): under load the
+batches grow by themselves, so commands arriving one by one also share round trips and,
+under ``appendfsync always``, fsyncs.
 """
 
 from __future__ import annotations
@@ -85,34 +88,52 @@ def _noscript(reply: Any) -> bool:
 
 
 class AutoPipeline:
-    """Script calls made in the same turn of the event loop, sent as one pipeline.
+    """Script calls made in the same turn of the event loop, or while the previous pipeline
+    was on its way, sent as one pipeline.
 
     ``await batcher.call(call)`` returns the call's reply (or raises its error) as if it
-    had been sent alone. For one plain server; a cluster client sends each call alone.
+    had been sent alone. At most ``max_in_flight`` pipelines are on their way at once; a
+    call made when none is waits for nothing. For one plain server; a cluster client
+    sends each call alone.
     """
 
-    def __init__(self, redis: AnyRedis, max_batch: int = MAX_BATCH) -> None:
+    def __init__(self, redis: AnyRedis, max_batch: int = MAX_BATCH, max_in_flight: int = 1) -> None:
+        if max_in_flight < 1:
+            raise ValueError("max_in_flight must be at least 1")
         self.redis = redis
         self.max_batch = max_batch
+        self.max_in_flight = max_in_flight
         self._waiting: list[tuple[ScriptCall, asyncio.Future[Any]]] = []
         self._sending: set[asyncio.Task[None]] = set()
+        self._flush_due = False
 
     async def call(self, call: ScriptCall) -> Any:
         if isinstance(self.redis, RedisCluster):
             return await call.script(keys=call.keys, args=call.args)
-        loop = asyncio.get_running_loop()
-        reply: asyncio.Future[Any] = loop.create_future()
+        reply: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._waiting.append((call, reply))
-        if len(self._waiting) == 1:
-            loop.call_soon(self._flush)
+        self._schedule()
         return await reply
 
+    def _schedule(self) -> None:
+        """Flush at the next turn of the loop, if there is room for another pipeline."""
+        if self._flush_due or not self._waiting or len(self._sending) >= self.max_in_flight:
+            return
+        self._flush_due = True
+        asyncio.get_running_loop().call_soon(self._flush)
+
     def _flush(self) -> None:
-        waiting, self._waiting = self._waiting, []
-        for start in range(0, len(waiting), self.max_batch):
-            task = asyncio.create_task(self._send(waiting[start : start + self.max_batch]))
+        self._flush_due = False
+        while self._waiting and len(self._sending) < self.max_in_flight:
+            batch = self._waiting[: self.max_batch]
+            del self._waiting[: self.max_batch]
+            task = asyncio.create_task(self._send(batch))
             self._sending.add(task)
-            task.add_done_callback(self._sending.discard)
+            task.add_done_callback(self._sent)
+
+    def _sent(self, task: asyncio.Task[None]) -> None:
+        self._sending.discard(task)
+        self._schedule()
 
     async def _send(self, batch: list[tuple[ScriptCall, asyncio.Future[Any]]]) -> None:
         try:

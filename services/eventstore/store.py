@@ -54,7 +54,7 @@ from typing import Final
 from redis.commands.core import AsyncScript
 
 from engines.core.canonical import message_bytes
-from engines.core.hashchain import seal_all
+from engines.core.hashchain import sealed_hash
 from proto import common_pb2
 from services.eventstore.connection import AnyRedis
 from services.eventstore.durability import Durability, Waits, server_supports_waitaof, waits_for
@@ -95,17 +95,21 @@ def _sealed(
     An event may come numbered already (its commitments depend on its version): then
     its number must be the one it gets here.
     """
-    numbered: list[common_pb2.StoredEvent] = []
+    sealed: list[common_pb2.StoredEvent] = []
+    prev_hash = head.hash
     for version, event in enumerate(events, start=head.version + 1):
         if event.version not in (0, version):
             raise ValueError(f"an event numbered {event.version} would be version {version}")
+        # One copy, sealed in place (``seal`` would copy it again).
         draft = common_pb2.StoredEvent()
         draft.CopyFrom(event)
         draft.version = version
         if command_id is not None:
             draft.command_id = command_id
-        numbered.append(draft)
-    return tuple(seal_all(numbered, head.hash))
+        draft.prev_hash = prev_hash
+        draft.hash = prev_hash = sealed_hash(draft)
+        sealed.append(draft)
+    return tuple(sealed)
 
 
 def _event_of(fields: Mapping[bytes | str, bytes | str] | None) -> common_pb2.StoredEvent:
@@ -147,8 +151,9 @@ class EventStore:
         self._create = redis.register_script(_lua("create"))
         self._append = redis.register_script(_lua("append"))
         self._reject = redis.register_script(_lua("reject"))
-        # Writes of many tables made at the same instant share one round trip (and, under
-        # appendfsync always, one fsync). With waits after each write, each write keeps
+        # Writes of many tables made at the same instant, or while the previous batch is
+        # on its way, share one round trip (and, under appendfsync always, one fsync).
+        # With waits after each write, each write keeps
         # its own connection for them, so those go alone.
         self._batched = AutoPipeline(redis)
 

@@ -14,7 +14,7 @@ from services.notifications.model import (
     entry_position,
     notification_id,
 )
-from services.notifications.urls import WebhookUrlRefused, check_url, resolve_refusal
+from services.notifications.urls import Pinned, WebhookUrlRefused, check_url, pin
 from services.notifications.webhooks import (
     DEAD,
     DELIVERED,
@@ -40,6 +40,7 @@ __all__ = [
     "YOUR_TURN",
     "Delivery",
     "Notification",
+    "Pinned",
     "PlayerInbox",
     "TooManyWebhooks",
     "Webhook",
@@ -48,6 +49,6 @@ __all__ = [
     "check_url",
     "entry_position",
     "notification_id",
+    "pin",
     "player_shard",
-    "resolve_refusal",
 ]

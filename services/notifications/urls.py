@@ -12,10 +12,13 @@ the notifier into the app's way in. Hence:
 - redirects are never followed (a 3xx is a failed attempt), so a public host cannot
   bounce the call inward.
 
-A host that resolves to a public address at the check and to an internal one at the
-connection (DNS rebinding) is not caught by the check alone: a deployment that takes apps
-it does not trust also sends the notifier's traffic through an egress proxy or a network
-policy that allows only public addresses.
+A name is resolved once per attempt and the call goes to the very address that was
+checked (:func:`pin`): the URL's host is replaced by that address, the ``Host`` header
+and, for ``https``, the TLS server name (SNI and the certificate check) keep the name.
+So a host that resolves to a public address at the check and to an internal one a moment
+later (DNS rebinding) is still called at the public one. A deployment that takes apps it
+does not trust may still send the notifier's traffic through an egress proxy or a
+network policy that allows only public addresses, as a second wall.
 """
 
 from __future__ import annotations
@@ -23,9 +26,10 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import socket
-from urllib.parse import urlsplit
+from dataclasses import dataclass
+from urllib.parse import urlsplit, urlunsplit
 
-__all__ = ["URL_LIMIT", "WebhookUrlRefused", "address_allowed", "check_url", "resolve_refusal"]
+__all__ = ["URL_LIMIT", "Pinned", "WebhookUrlRefused", "address_allowed", "check_url", "pin"]
 
 URL_LIMIT = 2000
 _LOOPBACK_NAMES = {"localhost", "localhost.localdomain", "ip6-localhost"}
@@ -76,9 +80,26 @@ def check_url(url: str, allow_loopback: bool) -> str:
     return url
 
 
-async def resolve_refusal(url: str, allow_loopback: bool) -> str | None:
-    """Why the notifier may not call ``url`` now (its host resolves to an address it may
-    not reach, or not at all), or ``None`` when it may."""
+async def _addresses(host: str, port: int) -> list[str]:
+    """The addresses ``host`` resolves to now (``OSError`` when it does not)."""
+    found = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    return [str(sockaddr[0]) for *_, sockaddr in found]
+
+
+@dataclass(frozen=True, slots=True)
+class Pinned:
+    """A webhook URL bound to the address that was checked: call ``url`` (its host is that
+    address) with ``Host: host`` and, for ``https``, the TLS server name ``server_name``."""
+
+    url: str
+    host: str
+    server_name: str | None
+
+
+async def pin(url: str, allow_loopback: bool) -> Pinned | str:
+    """``url`` pinned to an address the notifier may reach, or why it may not be called now
+    (its host resolves to an address it may not reach, or not at all). Every address the
+    name resolves to must be allowed; the call goes to the first."""
     try:
         check_url(url, allow_loopback)
     except WebhookUrlRefused as refused:
@@ -87,10 +108,20 @@ async def resolve_refusal(url: str, allow_loopback: bool) -> str | None:
     host = parts.hostname or ""
     port = parts.port or (443 if parts.scheme == "https" else 80)
     try:
-        found = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        addresses = await _addresses(host, port)
     except OSError as failed:
         return f"cannot resolve {host}: {failed}"
-    for *_, sockaddr in found:
-        if not address_allowed(str(sockaddr[0]), allow_loopback):
-            return f"{host} resolves to {sockaddr[0]}, an address webhooks may not reach"
-    return None
+    for address in addresses:
+        if not address_allowed(address, allow_loopback):
+            return f"{host} resolves to {address}, an address webhooks may not reach"
+    if not addresses:
+        return f"cannot resolve {host}: no address"
+    address = addresses[0].split("%", 1)[0]
+    literal = f"[{address}]" if ":" in address else address
+    netloc = f"{literal}:{parts.port}" if parts.port else literal
+    named = parts.netloc.rpartition("@")[2]
+    return Pinned(
+        url=urlunsplit((parts.scheme, netloc, parts.path, parts.query, "")),
+        host=named,
+        server_name=host if parts.scheme == "https" else None,
+    )

@@ -6,7 +6,8 @@ users becomes one delivery per URL. A delivery is a record in the app's deliveri
 the due set ``bw:webhooks:due`` scored by when. Any number of notifier replicas send
 them: a replica *claims* due members in one script, which moves their score past a lease,
 so no other replica takes them while it sends; a replica that dies mid-send leaves them to
-come due again when the lease ends.
+come due again when the lease ends. A sender sleeps until the earliest member is due; a
+delivery put in earlier than every other wakes it (:mod:`services.wakeups`).
 
 Statuses: ``pending`` (not tried yet), ``failed`` (the last attempt failed, another is
 due), ``delivered`` (a 2xx answer), ``dead`` (every attempt failed: dead-lettered).
@@ -25,6 +26,7 @@ from typing import Any
 
 from services.eventstore import (
     WEBHOOKS_DUE_KEY,
+    WEBHOOKS_DUE_WAKE_KEY,
     app_deliveries_key,
     app_delivery_index_key,
     app_webhook_secret_key,
@@ -32,6 +34,7 @@ from services.eventstore import (
 )
 from services.notifications.model import Notification
 from services.notifications.signing import new_secret
+from services.wakeups import WAKE_IF_EARLIER, WakeStreams
 
 __all__ = [
     "DEAD",
@@ -68,13 +71,28 @@ end
 return false
 """
 
+# Answers the members claimed and the score of the earliest member then (false: none).
 _CLAIM = """
 local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[3]))
 for _, member in ipairs(due) do
   redis.call('ZADD', KEYS[1], 'XX', ARGV[2], member)
 end
-return due
+local next = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2]
+return {due, next or false}
 """
+
+# KEYS: the due set, its wake-up stream. ARGV: when (ms), the member, NX (a new member) or
+# XX (one that is there). Wakes the senders when the member is now the earliest.
+_DUE_AT = (
+    """
+local first = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2]
+if redis.call('ZADD', KEYS[1], ARGV[3], 'CH', ARGV[1], ARGV[2]) == 1 then
+"""
+    + WAKE_IF_EARLIER.format(first="first", at="ARGV[1]", wake="KEYS[2]")
+    + """
+end
+"""
+)
 
 _SAVE = """
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then
@@ -151,6 +169,8 @@ class Webhooks:
         self._enqueue = redis.register_script(_ENQUEUE)
         self._claim = redis.register_script(_CLAIM)
         self._save = redis.register_script(_SAVE)
+        self._due_at = redis.register_script(_DUE_AT)
+        self.wakes = WakeStreams(redis, [WEBHOOKS_DUE_WAKE_KEY])
 
     # -- webhooks and the secret ------------------------------------------------------------
 
@@ -220,9 +240,7 @@ class Webhooks:
             if existing:
                 delivery = Delivery.from_json(existing)
             if delivery.status in (PENDING, FAILED):
-                await self.redis.zadd(
-                    WEBHOOKS_DUE_KEY, {delivery.member: delivery.next_ms}, nx=True
-                )
+                await self._put_due(delivery, "NX")
             made.append(delivery)
         return made
 
@@ -241,15 +259,18 @@ class Webhooks:
         doc = await self.redis.hget(app_deliveries_key(app_id), delivery_id)
         return Delivery.from_json(doc) if doc is not None else None
 
-    async def claim(self, count: int, lease_ms: int) -> list[tuple[str, str]]:
-        """Take up to ``count`` due deliveries for ``lease_ms``: (app id, delivery id)."""
+    async def claim(self, count: int, lease_ms: int) -> tuple[list[tuple[str, str]], int | None]:
+        """Take up to ``count`` due deliveries for ``lease_ms``: (app id, delivery id) each,
+        and when the earliest member then is due (ms; ``None``: the set is empty)."""
         at = now_ms()
-        members = await self._claim(keys=[WEBHOOKS_DUE_KEY], args=[at, at + lease_ms, count])
+        members, earliest = await self._claim(
+            keys=[WEBHOOKS_DUE_KEY], args=[at, at + lease_ms, count]
+        )
         claimed = []
         for member in members:
             app_id, _, delivery_id = _text(member).partition(":")
             claimed.append((app_id, delivery_id))
-        return claimed
+        return claimed, int(float(earliest)) if earliest else None
 
     async def settle(self, delivery: Delivery, **changes: Any) -> Delivery:
         """Record an attempt's outcome; a finished delivery leaves the due set, one to try
@@ -261,8 +282,16 @@ class Webhooks:
         if after.status in (DELIVERED, DEAD):
             await self.redis.zrem(WEBHOOKS_DUE_KEY, after.member)
         else:
-            await self.redis.zadd(WEBHOOKS_DUE_KEY, {after.member: after.next_ms}, xx=True)
+            await self._put_due(after, "XX")
         return after
+
+    async def _put_due(self, delivery: Delivery, mode: str) -> None:
+        """Score ``delivery`` in the due set at its ``next_ms`` (``NX``: only if it is not
+        there; ``XX``: only if it is), waking the senders if it is now the earliest."""
+        await self._due_at(
+            keys=[WEBHOOKS_DUE_KEY, WEBHOOKS_DUE_WAKE_KEY],
+            args=[delivery.next_ms, delivery.member, mode],
+        )
 
     async def drop_due(self, app_id: str, delivery_id: str) -> None:
         """Forget a due member whose record is gone (trimmed) or finished."""

@@ -8,16 +8,19 @@ status, a timeout, a refused connection, a refused address) is a failed attempt,
 again after :func:`backoff_ms`, and dead-lettered (status ``dead``) after
 ``max_attempts``. At most ``concurrency`` attempts run at once per process, and a claim
 lasts long enough for one attempt, so a delivery is sent again only when its sender died.
+With nothing due, a sender sleeps until the earliest delivery is, woken by one due sooner.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import time
 from dataclasses import dataclass
 
 import httpx
+from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import RedisError
 
 from services.logs import get_logger
@@ -27,9 +30,10 @@ from services.notifications import (
     FAILED,
     Delivery,
     Webhooks,
-    resolve_refusal,
+    pin,
 )
 from services.notifications.signing import signed_headers
+from services.wakeups import pause_ms, sleep_or_wake
 
 __all__ = ["Sender", "SenderSettings", "backoff_ms"]
 
@@ -54,6 +58,10 @@ class SenderSettings:
     timeout_s: float = 5.0
     concurrency: int = 16
     allow_loopback: bool = False
+    # With nothing due: how long a sender sleeps at most, woken earlier by a delivery due
+    # sooner than the earliest it knew of (so a lost wake-up delays nothing longer); on a
+    # Redis Cluster, where it does not block on the wake-ups, how often it looks.
+    max_sleep_s: float = 1.0
     poll_s: float = 0.1
 
     @property
@@ -74,37 +82,59 @@ class Sender:
         self.client = client or httpx.AsyncClient(
             timeout=httpx.Timeout(settings.timeout_s),
             follow_redirects=False,
-            limits=httpx.Limits(max_connections=settings.concurrency),
+            # No connection is kept for another call: connections are made to the checked
+            # address of one host name, and a kept one could serve another name with the
+            # same address under the first one's TLS session.
+            limits=httpx.Limits(max_connections=settings.concurrency, max_keepalive_connections=0),
             trust_env=False,
         )
         self.rng = random.Random()
         self.sent = 0
+        self._polling = isinstance(webhooks.redis, RedisCluster)
 
     async def run(self, stop: asyncio.Event) -> None:
+        """Claim what is due while a slot is free, then sleep until the earliest delivery
+        left is due or one due sooner is put in (:mod:`services.wakeups`)."""
         running: set[asyncio.Task[None]] = set()
+        marks: dict[str, bytes] | None = None
         log.info("notifier.sending", concurrency=self.settings.concurrency)
         try:
             while not stop.is_set():
                 free = self.settings.concurrency - len(running)
-                claimed = await self._claim(free) if free > 0 else []
-                for app_id, delivery_id in claimed:
-                    task = asyncio.create_task(self.attempt(app_id, delivery_id))
-                    running.add(task)
-                    task.add_done_callback(running.discard)
-                if not claimed:
-                    await asyncio.sleep(self.settings.poll_s)
+                if free <= 0:
+                    await asyncio.wait(
+                        running, timeout=self.settings.poll_s, return_when=asyncio.FIRST_COMPLETED
+                    )
+                    continue
+                try:
+                    if marks is None and not self._polling:
+                        # Read before the claim: a wake-up written after it is not missed.
+                        marks = await self.webhooks.wakes.marks()
+                    claimed, next_ms = await self.webhooks.claim(free, self.settings.lease_ms)
+                    for app_id, delivery_id in claimed:
+                        task = asyncio.create_task(self.attempt(app_id, delivery_id))
+                        running.add(task)
+                        task.add_done_callback(running.discard)
+                    if len(claimed) < free:  # nothing else is due now
+                        await self._sleep(stop, next_ms, marks)
+                except (RedisError, OSError) as trouble:
+                    log.warning("notifier.redis_unavailable", error=str(trouble))
+                    marks = None
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(stop.wait(), 1)
         finally:
             if running:
                 await asyncio.wait(running, timeout=self.settings.timeout_s + 1)
             await self.client.aclose()
 
-    async def _claim(self, count: int) -> list[tuple[str, str]]:
-        try:
-            return await self.webhooks.claim(count, self.settings.lease_ms)
-        except (RedisError, OSError) as trouble:
-            log.warning("notifier.redis_unavailable", error=str(trouble))
-            await asyncio.sleep(1)
-            return []
+    async def _sleep(
+        self, stop: asyncio.Event, next_ms: int | None, marks: dict[str, bytes] | None
+    ) -> None:
+        cap_s = self.settings.poll_s if self._polling else self.settings.max_sleep_s
+        pause = pause_ms(next_ms, time.time_ns() // 1_000_000, int(cap_s * 1000))
+        if pause > 0:
+            woken = self.webhooks.wakes.wait(marks, pause) if marks is not None else None
+            await sleep_or_wake(stop, pause, woken)
 
     async def attempt(self, app_id: str, delivery_id: str) -> None:
         """One attempt at one delivery (never raises: a failure is recorded)."""
@@ -127,15 +157,19 @@ class Sender:
         secret = await self.webhooks.secret(delivery.app_id)
         if secret is None:
             return "the app has no webhook secret"
-        refusal = await resolve_refusal(delivery.url, self.settings.allow_loopback)
-        if refusal is not None:
-            return refusal
+        pinned = await pin(delivery.url, self.settings.allow_loopback)
+        if isinstance(pinned, str):
+            return pinned
         body = delivery.body.encode()
         headers = signed_headers(
             secret, int(time.time()), body, delivery.delivery_id, delivery.kind
         )
+        headers["Host"] = pinned.host
+        extensions = {"sni_hostname": pinned.server_name} if pinned.server_name else None
         try:
-            answer = await self.client.post(delivery.url, content=body, headers=headers)
+            answer = await self.client.post(
+                pinned.url, content=body, headers=headers, extensions=extensions
+            )
         except httpx.HTTPError as failed:
             return f"{type(failed).__name__}: {failed}"[:_ERROR_LIMIT] or type(failed).__name__
         if 200 <= answer.status_code < 300:

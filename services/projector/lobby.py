@@ -9,8 +9,9 @@ between indexes atomically even on Redis Cluster:
 
 ``bw:lobby:{<game>}:tables``          hash: table id -> its status JSON (the entry shown)
 ``bw:lobby:{<game>}:index:<name>``    sorted set: the tables of one filter (see below)
-``bw:lobby:{<game>}:expiry``          sorted set: finished tables, scored by when their
-                                      entry leaves the lobby (ms since the epoch)
+``bw:lobby:{<game>}:expiry``          sorted set: finished tables and tables waiting for
+                                      players, scored by when their entry leaves the
+                                      lobby (ms since the epoch)
 
 Every index member is ``<created_ms, 16 digits>:<table_id>`` with score 0, so each index
 is ordered by creation time (then id) and paged with ``ZREVRANGEBYLEX`` from a cursor,
@@ -183,7 +184,8 @@ class Lobby:
     async def record(self, game: str, status_json: str, *, expire_at_ms: int | None = None) -> bool:
         """List the table as ``status_json`` says, unless a newer version is listed.
 
-        ``expire_at_ms``: when the entry leaves the lobby (finished tables); None keeps it.
+        ``expire_at_ms``: when the entry leaves the lobby (a finished table's, or an open
+        one's when its seating expires); None keeps it.
         """
         call = self.record_call(game, status_json, expire_at_ms=expire_at_ms)
         return bool(await call.script(keys=call.keys, args=call.args))

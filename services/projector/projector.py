@@ -530,7 +530,8 @@ class Projector:
 
     async def sweep(self) -> int:
         """Take finished tables whose time is up out of the lobby and delete their hot
-        keys; returns how many tables."""
+        keys, and forget open tables whose seating expired; returns how many finished
+        tables."""
         self._swept_at = time.monotonic()
         now = time.time_ns() // 1_000_000
         swept = 0
@@ -540,6 +541,9 @@ class Projector:
                 try:
                     meta = await self.store.meta(table_id)
                 except TableNotFound:
+                    # A table that waited for players until its seating expired.
+                    if await self.seating.forget_expired(table_id):
+                        log.info("projector.open_table_expired", table_id=table_id)
                     continue
                 await self.retention.forget(keys, meta.seats)
                 self._cache.pop(table_id, None)
@@ -592,7 +596,10 @@ class Projector:
         """List again a table still waiting for players (its entry comes from its seating)."""
         roster = await self.seating.get(table_id)
         if roster is not None and roster.state == OPEN:
-            await self.lobby.record(roster.game, canonical_json(roster.lobby_status()))
+            expiry = await self.seating.expires_at_ms(table_id, time.time_ns() // 1_000_000)
+            await self.lobby.record(
+                roster.game, canonical_json(roster.lobby_status()), expire_at_ms=expiry
+            )
 
     # -- lag ---------------------------------------------------------------------------------
 

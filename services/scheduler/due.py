@@ -14,7 +14,8 @@ sorted set and appends each to the shard's command inbox, so two replicas can ne
 fire one member, and a member is never taken without reaching the inbox; it answers with
 the earliest member left, so the scheduler can sleep until then. A plan that puts a
 member in earlier than every other of its shard adds an entry to the shard's wake-up
-stream ``bw:{s<n>}:due:wake`` (:meth:`DuePlans.wait`), which ends such a sleep. The engine service's
+stream ``bw:{s<n>}:due:wake`` (:meth:`DuePlans.wait`, :mod:`services.wakeups`), which
+ends such a sleep. The engine service's
 consumer decides them like any command: a timeout names the version and the deadline it
 enforces, so one the table moved past is refused (``clock.stale``) and changes nothing.
 """
@@ -29,15 +30,14 @@ from engines.core.canonical import message_bytes
 from engines.core.control import Due
 from proto import common_pb2
 from services.eventstore import Keys, ScriptCall, ShardKeys, run_scripts, shard_of
+from services.wakeups import WAKE_IF_EARLIER, WakeStreams
 
 __all__ = ["DuePlans", "Fired", "Pass", "envelope_of"]
 
 _SEPARATOR = b"|"
 
-# How many entries a shard's wake-up stream keeps (a scheduler reads only the newest).
-_WAKES_KEPT = 100
-
-_REPLACE = f"""
+_REPLACE = (
+    """
 local current = tonumber(redis.call('GET', KEYS[3]) or '-1')
 if tonumber(ARGV[1]) <= current then
   return 0
@@ -56,11 +56,14 @@ for i = 2, #ARGV, 2 do
   end
 end
 redis.call('SET', KEYS[3], ARGV[1])
-if earliest ~= nil and (first == nil or tonumber(ARGV[earliest]) < tonumber(first)) then
-  redis.call('XADD', KEYS[4], 'MAXLEN', '~', {_WAKES_KEPT}, '*', 'at', ARGV[earliest])
+if earliest ~= nil then
+"""
+    + WAKE_IF_EARLIER.format(first="first", at="ARGV[earliest]", wake="KEYS[4]")
+    + """
 end
 return 1
 """
+)
 
 # Answers the members fired and the score of the earliest left (false: none).
 _FIRE = """
@@ -118,6 +121,7 @@ class DuePlans:
         self.shards = shards
         self._replace = redis.register_script(_REPLACE)
         self._fire = redis.register_script(_FIRE)
+        self._wakes = WakeStreams(redis, [ShardKeys(shard).due_wake for shard in range(shards)])
 
     async def replace(self, game: str, table_id: str, version: int, plan: Sequence[Due]) -> bool:
         """Make ``plan`` the table's, unless one for ``version`` or later is there."""
@@ -157,23 +161,13 @@ class DuePlans:
     async def wake_marks(self) -> dict[str, bytes]:
         """The newest entry of every shard's wake-up stream: :meth:`wait` wakes on any
         entry after these."""
-        streams = [ShardKeys(shard).due_wake for shard in range(self.shards)]
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for stream in streams:
-                pipe.xrevrange(stream, count=1)
-            newest = await pipe.execute()
-        return {s: (n[0][0] if n else b"0-0") for s, n in zip(streams, newest, strict=True)}
+        return await self._wakes.marks()
 
     async def wait(self, marks: dict[str, bytes], block_ms: int) -> bool:
         """Wait up to ``block_ms`` for a plan to put a member in earlier than every other of
         its shard since ``marks`` (moved on past what is read); whether one did. One server
         only: a cluster cannot block on streams of several slots in one call."""
-        reply: Any = await self.redis.xread(dict(marks), block=max(1, block_ms))
-        for stream, entries in reply or []:
-            if entries:
-                name = stream.decode() if isinstance(stream, bytes) else str(stream)
-                marks[name] = entries[-1][0]
-        return bool(reply)
+        return await self._wakes.wait(marks, block_ms)
 
     async def pending(self, shard: int) -> int:
         """Members waiting in the shard's due set."""

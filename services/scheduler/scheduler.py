@@ -1,5 +1,6 @@
 """The scheduler process's loop: fire what is due on every shard, then sleep until the
-earliest member left is due, or a plan puts in an earlier one, or ``max_sleep_ms``.
+earliest member left is due, or a plan puts in an earlier one, or ``max_sleep_ms``
+(:mod:`services.wakeups`).
 
 A member put into a due set later than the earliest there is due no sooner than the
 earliest, so the sleep ends in time for it; one put in earlier writes to its shard's
@@ -20,6 +21,7 @@ from redis.exceptions import RedisError
 
 from services.logs import bind, get_logger
 from services.scheduler.due import DuePlans
+from services.wakeups import pause_ms, sleep_or_wake
 
 __all__ = ["Scheduler"]
 
@@ -65,10 +67,9 @@ class Scheduler:
     def pause_ms(self) -> int:
         """How long to sleep after a pass: until the earliest member left, at most
         ``max_sleep_ms`` (``poll_ms`` when polling)."""
-        cap = self.poll_ms if self._polling else self.max_sleep_ms
-        if self.next_ms is None:
-            return cap
-        return max(0, min(cap, self.next_ms - now_ms() + 1))
+        return pause_ms(
+            self.next_ms, now_ms(), self.poll_ms if self._polling else self.max_sleep_ms
+        )
 
     async def run(self, stop: asyncio.Event) -> None:
         log.info(
@@ -86,7 +87,8 @@ class Scheduler:
                 await self.step()
                 pause = self.pause_ms()
                 if pause > 0:
-                    await self._sleep(stop, pause, marks)
+                    woken = self.plans.wait(marks, pause) if marks is not None else None
+                    await sleep_or_wake(stop, pause, woken)
             except (RedisError, OSError) as trouble:
                 # Nothing was taken out of a due set without reaching the inbox: go on later.
                 log.warning("scheduler.redis_unavailable", error=str(trouble))
@@ -94,21 +96,3 @@ class Scheduler:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(stop.wait(), 1)
         log.info("scheduler.stopped", fired=self.fired)
-
-    async def _sleep(
-        self, stop: asyncio.Event, pause_ms: int, marks: dict[str, bytes] | None
-    ) -> None:
-        """Sleep ``pause_ms``, or until a wake-up comes or ``stop`` is set."""
-        waiting = (
-            asyncio.ensure_future(self.plans.wait(marks, pause_ms))
-            if marks is not None
-            else asyncio.ensure_future(asyncio.sleep(pause_ms / 1000))
-        )
-        stopping = asyncio.ensure_future(stop.wait())
-        try:
-            await asyncio.wait([waiting, stopping], return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for task in (waiting, stopping):
-                task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await waiting

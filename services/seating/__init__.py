@@ -10,11 +10,12 @@ from services.seating.roster import (
     Seat,
     valid_name,
 )
-from services.seating.store import RosterStore, SeatingBusy
+from services.seating.store import OPEN_TABLE_TTL_S, RosterStore, SeatingBusy
 
 __all__ = [
     "NAME_LIMIT",
     "OPEN",
+    "OPEN_TABLE_TTL_S",
     "STARTED",
     "STARTING",
     "Refused",

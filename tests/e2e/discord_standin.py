@@ -241,7 +241,8 @@ class Discord:
         self.application_id = application_id
         self.guild_id = snowflake()
         self.command_ids = {
-            name: snowflake() for name in ("games", "open", "join", "board", "play")
+            name: snowflake()
+            for name in ("games", "open", "join", "board", "play", "leave", "start", "rematch")
         }
         self.messages: dict[str, Message] = {}
         self.sent = 0

@@ -2,7 +2,8 @@
 interactions in turn against a real Boardwright stack, and only Discord's servers are
 stood in for (tests/e2e/discord_standin.py): signed interactions in, interaction
 responses and REST posts out. Two people open, join and play a whole Freunde game in a
-channel through the slash commands, buttons and select menus."""
+channel through the slash commands, buttons and select menus; a seat is left, a table
+started early with bots and a rematch played in its channel."""
 
 from __future__ import annotations
 
@@ -283,6 +284,76 @@ def test_two_people_play_a_whole_game_in_a_channel_through_two_replicas(bots: Bo
     )
 
 
+def _play_as(bots: Bots, people: list[User], channel: str, table_id: str, seed: int) -> None:
+    """``people`` pick random moves in the channel whenever it is their turn, until the
+    game ends (the bots in the other seats play theirs through the scheduler)."""
+    choose = random.Random(seed)
+    for _ in range(400):
+        table = httpx.get(f"{bots.gateway}/v1/tables/{table_id}").json()
+        if table["status"]["finished"]:
+            return
+        menus = [(p, bots.discord.slash(p, channel, "play")) for p in people]
+        ready = [(p, menu) for p, menu in menus if menu.controls()]
+        if not ready:
+            time.sleep(0.1)  # nobody's turn yet: a bot is playing
+            continue
+        person, menu = ready[0]
+        for _ in range(50):
+            control = choose.choice(menu.controls())
+            values = None if control["type"] == 2 else [choose.choice(control["options"])["value"]]
+            answer = bots.discord.click(person, menu, control["custom_id"], values)
+            if not answer.controls() or answer.content.startswith("You played:"):
+                break
+            menu = answer
+    pytest.fail("the game did not end")
+
+
+def test_a_seat_is_left_a_table_started_with_bots_and_a_rematch_played_in_its_channel(
+    bots: Bots,
+) -> None:
+    discord = bots.discord
+    channel = snowflake()
+    opened = discord.slash(ANN, channel, "open", game="freunde", seats=4, options="round_limit=1")
+    table_id = re.search(r"`([0-9a-f]{8,})`", opened.content)[1]  # type: ignore[index]
+    for n, person in enumerate((BOB, CLEO), start=1):
+        joined = discord.slash(person, channel, "join")
+        assert f"<@{person.id}> takes seat {n}" in joined.content, joined.content
+
+    outsider = User("1100000000000000009", "Dan")
+    nobody = discord.slash(outsider, channel, "leave")
+    assert nobody.ephemeral_for == outsider.id and "no seat" in nobody.content
+    left = discord.slash(CLEO, channel, "leave")
+    assert f"<@{CLEO.id}> leaves seat 2" in left.content, left.content
+    seating = httpx.get(f"{bots.gateway}/v1/tables/{table_id}").json()["seating"]
+    assert [seat["open"] for seat in seating] == [False, False, True, True]
+
+    # Only the person who opened it starts it early (the platform would let the bot's app).
+    not_host = discord.slash(BOB, channel, "start")
+    assert not_host.ephemeral_for == BOB.id and "Only the person who opened" in not_host.content
+    assert httpx.get(f"{bots.gateway}/v1/tables/{table_id}").json()["state"] == "open"
+    began = discord.slash(ANN, channel, "start", bots="random")
+    assert "random bots in the open seats" in began.content and "The game begins." in began.content
+    seating = httpx.get(f"{bots.gateway}/v1/tables/{table_id}").json()["seating"]
+    assert [seat["bot"] for seat in seating] == [None, None, "random", "random"]
+
+    _play_as(bots, [ANN, BOB], channel, table_id, seed=5)
+    again = discord.slash(ANN, channel, "rematch")
+    assert "takes seat 0 in the rematch" in again.content, again.content
+    assert "The other players take theirs with `/rematch`" in again.content
+    rematch_id = re.search(r"rematch \(`([0-9a-f]{8,})`\)", again.content)[1]  # type: ignore[index]
+    assert rematch_id != table_id
+    # Bob asks in the same channel, whose table is now the rematch: he gets his seat back.
+    bob_again = discord.slash(BOB, channel, "rematch")
+    assert f"<@{BOB.id}> takes seat 1 at `{rematch_id}`" in bob_again.content, bob_again.content
+    assert "The game begins." in bob_again.content
+    seating = httpx.get(f"{bots.gateway}/v1/tables/{rematch_id}").json()["seating"]
+    assert [seat["bot"] for seat in seating] == [None, None, "random", "random"]
+    assert [seat["name"] for seat in seating][:2] == ["Ann", "Bob"]
+    _play_as(bots, [ANN, BOB], channel, rematch_id, seed=6)
+    over = discord.slash(BOB, channel, "play")
+    assert over.content == "This game is over."
+
+
 def test_the_slash_commands_are_registered_with_the_games_of_the_gateway(
     bots: Bots, stack: Stack
 ) -> None:
@@ -303,12 +374,23 @@ def test_the_slash_commands_are_registered_with_the_games_of_the_gateway(
         timeout=120,
     )
     assert done.returncode == 0, done.stderr
-    assert "registered 5 commands" in done.stdout
+    assert "registered 8 commands" in done.stdout
     assert (
         "PUT",
         f"/api/v10/applications/{APPLICATION_ID}/guilds/{guild}/commands",
     ) in bots.rest.requests
     commands = {c["name"]: c for c in bots.rest.registered}
-    assert sorted(commands) == ["board", "games", "join", "open", "play"]
+    assert sorted(commands) == [
+        "board",
+        "games",
+        "join",
+        "leave",
+        "open",
+        "play",
+        "rematch",
+        "start",
+    ]
+    bots_option = next(o for o in commands["start"]["options"] if o["name"] == "bots")
+    assert [c["value"] for c in bots_option["choices"]] == ["greedy", "random"]
     game = next(o for o in commands["open"]["options"] if o["name"] == "game")
     assert [(c["name"], c["value"]) for c in game["choices"]] == [("Freunde", "freunde")]

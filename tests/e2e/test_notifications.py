@@ -11,6 +11,8 @@ notifier and gateway, and webhook receivers that are real HTTP servers on loopba
   that seat's turn at a table played over HTTP.
 - One app cannot register or list another app's webhooks or deliveries, nor read another
   app's user's notifications.
+- A player stream already open ends with ``revoked`` once its app is revoked or its seat
+  token re-issued, and sends nothing after that.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ import pytest
 
 from tests.e2e.conftest import stack_on_own_redis
 from tests.e2e.stack import ROOT, Stack
-from tests.e2e.test_lobby_players import as_user, new_app, token
+from tests.e2e.test_lobby_players import as_user, new_app, revoke_app, token
 from tests.webhook_receiver import Receiver
 
 pytestmark = [pytest.mark.e2e]
@@ -385,3 +387,72 @@ def test_the_player_stream_says_your_turn_when_it_becomes_the_token_holders_turn
     assert (note["table_id"], note["seat"], note["version"]) == (table_id, waiting, version)
     assert note["player"] == http.get("/v1/me/tables", headers=seats[waiting]).json()["player"]
     listener.join(5)
+
+
+def _newest(http: httpx.Client, headers: dict[str, str]) -> str:
+    """The event id of the player's newest notification kept ("0" for none)."""
+    last = "0"
+    while True:
+        page = http.get("/v1/me/notifications", params={"after": last}, headers=headers).json()
+        if page["last_event_id"] == last:
+            return last
+        last = page["last_event_id"]
+
+
+def _follow(stack: Stack, headers: dict[str, str]) -> queue.Queue[tuple[str, Any]]:
+    """A thread reading the player's notification stream into a queue until it ends (then
+    ``("closed", None)``), once the stream has answered."""
+    messages: queue.Queue[tuple[str, Any]] = queue.Queue()
+    connected = threading.Event()
+
+    def listen() -> None:
+        with (
+            httpx.Client(base_url=stack.url, timeout=60) as client,
+            client.stream("GET", "/v1/me/notifications/stream", headers=headers) as reply,
+        ):
+            assert reply.status_code == 200
+            connected.set()
+            for message in sse_events(reply):
+                messages.put(message)
+        messages.put(("closed", None))
+
+    threading.Thread(target=listen, daemon=True).start()
+    assert connected.wait(30)
+    return messages
+
+
+def test_an_open_player_stream_ends_with_revoked_once_its_app_or_token_is_revoked(
+    notify_stack: Stack, http: httpx.Client
+) -> None:
+    app_id, key = new_app(notify_stack, "Revoked later")
+    ann = http.post("/v1/tables", json={"game": "freunde", "seats": 4, "open": True, "name": "Ann"})
+    assert ann.status_code == 201, ann.text
+    table_id = ann.json()["table_id"]
+    ann_old = token(ann.json()["token"])
+    user = as_user(key, "discord:77")
+    assert http.post(f"/v1/tables/{table_id}/seats", json={}, headers=user).status_code == 201
+    streams = {
+        who: _follow(notify_stack, {**headers, "Last-Event-ID": _newest(http, headers)})
+        for who, headers in (("app user", user), ("Ann", ann_old))
+    }
+
+    # Both streams are live: Bob's arrival reaches both.
+    bob = http.post(f"/v1/tables/{table_id}/seats", json={"name": "Bob"})
+    assert bob.status_code == 201, bob.text
+    for who, messages in streams.items():
+        kind, note = messages.get(timeout=30)
+        assert (kind, note["data"]["name"]) == ("seat_joined", "Bob"), who
+
+    revoke_app(notify_stack, app_id)
+    renewed = http.post(f"/v1/tables/{table_id}/seats/{ann.json()['seat']}/token", headers=ann_old)
+    assert renewed.status_code == 200, renewed.text
+    carol = http.post(f"/v1/tables/{table_id}/seats", json={"name": "Carol"})
+    assert carol.status_code == 201, carol.text
+
+    for who, messages in streams.items():
+        kind, data = messages.get(timeout=30)
+        assert kind == "revoked" and data["code"] == "auth.invalid", (who, kind, data)
+        assert messages.get(timeout=30) == ("closed", None), who
+    # Ann's new token reads what the old stream was not sent.
+    kept = http.get("/v1/me/notifications", headers=token(renewed.json()["token"])).json()
+    assert [n["data"].get("name") for n in kept["notifications"]][-1:] == ["Carol"]

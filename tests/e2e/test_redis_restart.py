@@ -38,6 +38,9 @@ def restartable(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Restartabl
         server = RedisServer(data_dir=data_dir).start()
     except RedisServerError as error:
         pytest.skip(f"no Redis available: {error}")
+    # The tests replace the server with a new one on the same port: the one to stop at the
+    # end is whichever the Restartable holds then.
+    held: list[Restartable] = []
     try:
         with Stack(server.url) as stack:
 
@@ -50,9 +53,10 @@ def restartable(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Restartabl
                     return table.table_id, table.version, table.tokens
 
             table_id, version, tokens = asyncio.run(setup())
-            yield Restartable(stack, server, data_dir, table_id, version, tokens)
+            held.append(Restartable(stack, server, data_dir, table_id, version, tokens))
+            yield held[0]
     finally:
-        server.stop()
+        (held[0].server if held else server).stop()
 
 
 async def _views(url: str, table_id: str, count: int) -> list[int]:

@@ -1,7 +1,8 @@
 """The notifier's parts on a real Redis of the test's own (the due set is global):
 replicas that send at once deliver each delivery once; a notification derived twice is
-kept once; a removed webhook's deliveries are dead-lettered; the wake-up feed follows the
-player's stream."""
+kept once; a removed webhook's deliveries are dead-lettered; a webhook's name is called at
+the address that was checked, however it resolves afterwards; a sleeping sender is woken
+by a delivery due sooner; the wake-up feed follows the player's stream."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from services.eventstore import EventStore, player_feed_key
+from services.eventstore import WEBHOOKS_DUE_WAKE_KEY, EventStore, connect, player_feed_key
 from services.notifications import (
     DEAD,
     DELIVERED,
@@ -23,6 +24,7 @@ from services.notifications import (
     entry_position,
     notification_id,
     player_shard,
+    urls,
 )
 from services.notifier import Sender, SenderSettings
 from services.players import app_player
@@ -58,7 +60,12 @@ def note(n: int, user: str = "discord:7") -> Notification:
     )
 
 
-def sender(webhooks: Webhooks, concurrency: int = 16, allow_loopback: bool = True) -> Sender:
+def sender(
+    webhooks: Webhooks,
+    concurrency: int = 16,
+    allow_loopback: bool = True,
+    max_sleep_s: float = 0.02,
+) -> Sender:
     """A sender with quick retries (3 tries, 20 to 50 ms apart)."""
     return Sender(
         webhooks,
@@ -68,6 +75,7 @@ def sender(webhooks: Webhooks, concurrency: int = 16, allow_loopback: bool = Tru
             backoff_max_ms=50,
             concurrency=concurrency,
             allow_loopback=allow_loopback,
+            max_sleep_s=max_sleep_s,
             poll_s=0.02,
         ),
     )
@@ -126,6 +134,81 @@ async def test_a_removed_webhook_and_a_refused_address_end_dead(store: EventStor
     assert errors[gone.webhook_id] == "the webhook was removed"
     assert "may not" in errors[kept.webhook_id]
     assert {d.attempts for d in await webhooks.deliveries(APP, DEAD)} == {3}
+
+
+async def test_the_call_goes_to_the_checked_address_whatever_the_name_resolves_to_later(
+    store: EventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """DNS rebinding: the name answers this machine at the check and an internal address
+    at any later look-up; the call still reaches the checked address, with the name in
+    ``Host``. (``rebind.test`` resolves nowhere, so a client that resolved the name on
+    its own could not have delivered at all.)"""
+    answers = iter([["127.0.0.1"]])
+
+    async def rebinding(_host: str, _port: int) -> list[str]:
+        return next(answers, ["10.0.0.1"])
+
+    monkeypatch.setattr(urls, "_addresses", rebinding)
+    webhooks = Webhooks(store.redis)
+    with Receiver.serving(lambda _path, _tries: 200) as receiver:
+        port = receiver.server.server_address[1]
+        await webhooks.add(APP, f"http://rebind.test:{port}/hook")
+        await webhooks.enqueue(APP, "discord:7", note(1))
+        stop = asyncio.Event()
+        running = asyncio.create_task(sender(webhooks).run(stop))
+        try:
+            assert await settled(webhooks, 1) == [DELIVERED]
+        finally:
+            stop.set()
+            await running
+        assert [(r.path, r.headers["host"]) for r in receiver.got] == [
+            ("/hook", f"rebind.test:{port}")
+        ]
+
+
+async def test_a_sleeping_sender_is_woken_by_a_delivery_and_by_a_retry_due_sooner(
+    store: EventStore,
+) -> None:
+    """A sender that would sleep an hour with nothing due sends a new delivery at once, and
+    a failed attempt's retry (due in 20 to 50 ms, its claim's lease 25 s away) in time."""
+    webhooks = Webhooks(store.redis)
+    with Receiver.serving(lambda _path, tries: 500 if tries == 1 else 200) as receiver:
+        await webhooks.add(APP, f"{receiver.url}/hook")
+        stop = asyncio.Event()
+        asleep = sender(webhooks, max_sleep_s=3600)
+        running = asyncio.create_task(asleep.run(stop))
+        try:
+            await asyncio.sleep(0.2)  # claimed nothing: asleep until woken
+            await webhooks.enqueue(APP, "discord:7", note(1))
+            assert await settled(webhooks, 1) == [DELIVERED]
+        finally:
+            stop.set()
+            await running
+        assert len(receiver.got) == 2
+    [delivery] = await webhooks.deliveries(APP)
+    assert delivery.attempts == 2
+    assert await store.redis.xlen(WEBHOOKS_DUE_WAKE_KEY) == 2  # the enqueue's, the retry's
+
+
+async def test_on_a_cluster_the_wake_ups_share_the_due_sets_slot(redis_cluster_url: str) -> None:
+    cluster = await connect(redis_cluster_url)
+    try:
+        webhooks = Webhooks(cluster)
+        with Receiver.serving(lambda _path, _tries: 200) as receiver:
+            await webhooks.add(APP, f"{receiver.url}/hook")
+            stop = asyncio.Event()
+            running = asyncio.create_task(sender(webhooks, max_sleep_s=3600).run(stop))
+            try:
+                await asyncio.sleep(0.2)
+                await webhooks.enqueue(APP, "discord:7", note(1))
+                assert await settled(webhooks, 1) == [DELIVERED]
+            finally:
+                stop.set()
+                await running
+        # Written by the same script as the due set: the stream is in its slot.
+        assert await cluster.xlen(WEBHOOKS_DUE_WAKE_KEY) == 1
+    finally:
+        await cluster.aclose()
 
 
 async def test_a_notification_is_kept_once_and_wakes_its_player_shard(store: EventStore) -> None:

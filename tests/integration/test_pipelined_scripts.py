@@ -50,14 +50,7 @@ async def test_calls_made_at_once_share_one_pipeline_and_keep_their_own_outcome(
     try:
         script = redis.register_script(_PUSH_OR_REFUSE)
         batcher = AutoPipeline(redis)
-        pipelines: list[int] = []
-        real_pipeline = redis.pipeline
-
-        def counted(*args: Any, **kwargs: Any) -> Any:
-            pipelines.append(1)
-            return real_pipeline(*args, **kwargs)
-
-        monkeypatch.setattr(redis, "pipeline", counted)
+        pipelines = _count_pipelines(redis, monkeypatch)
         await redis.script_flush()
         words = [f"w{n}" for n in range(50)]
         words[7] = "refuse"
@@ -72,3 +65,48 @@ async def test_calls_made_at_once_share_one_pipeline_and_keep_their_own_outcome(
         assert await redis.llen("auto:w0") == 1 and await redis.llen("auto:w49") == 1
     finally:
         await redis.aclose()
+
+
+async def test_calls_made_while_a_pipeline_is_on_its_way_go_together_after_it(
+    private_redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Group commit: one call alone goes at once; the ten made one by one while it is held
+    up by the server wait for its reply, then share one pipeline, each with its own reply,
+    in order."""
+    redis = await connect(private_redis_url)
+    try:
+        script = redis.register_script(_APPEND_AND_COUNT)
+        await redis.script_load(script.script)
+        batcher = AutoPipeline(redis)
+        pipelines = _count_pipelines(redis, monkeypatch)
+        # The server holds every client's commands for a while: the first call stays on
+        # its way while the others are made.
+        await redis.execute_command("CLIENT", "PAUSE", 300)
+        first = asyncio.create_task(batcher.call(ScriptCall(script, ["group"], ["first"])))
+        while not pipelines:
+            await asyncio.sleep(0.005)
+        later = []
+        for n in range(10):
+            # One at a time, each in its own turn of the loop.
+            later.append(
+                asyncio.create_task(batcher.call(ScriptCall(script, ["group"], [f"w{n}"])))
+            )
+            await asyncio.sleep(0.005)
+        assert await asyncio.gather(first, *later) == list(range(1, 12))
+        assert len(pipelines) == 2
+        assert await redis.lrange("group", 0, -1) == [b"first"] + [b"w%d" % n for n in range(10)]
+    finally:
+        await redis.aclose()
+
+
+def _count_pipelines(redis: Any, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A list that gets one entry for each pipeline ``redis`` opens from now on."""
+    pipelines: list[int] = []
+    real_pipeline = redis.pipeline
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        pipelines.append(1)
+        return real_pipeline(*args, **kwargs)
+
+    monkeypatch.setattr(redis, "pipeline", counted)
+    return pipelines

@@ -272,7 +272,10 @@ async def test_a_replica_behind_another_publishes_only_the_turns_after_the_store
     table_id = f"replicas-{os.urandom(6).hex()}"
     await host.create_table(create_request(table_id))
     script = scripted_game(table_id)
-    first, second = Projector(host.store, name="first"), Projector(host.store, name="second")
+    # A step that finds nothing waits ``block_ms`` for more: short, since each command
+    # here ends with such a step.
+    first = Projector(host.store, name="first", block_ms=5)
+    second = Projector(host.store, name="second", block_ms=5)
     await first.ensure_groups()
     for n, (seat, command) in enumerate(script[:30]):
         await host.execute(envelope(table_id, f"c{n}", seat, command))

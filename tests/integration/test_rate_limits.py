@@ -1,6 +1,7 @@
 """The gateway's admission script against a real Redis: budgets per address and per seat
 token spent in one call, a refusal that spends nothing, Retry-After, the table's seating
-read in the same call (sent again only when it changed), and a Redis that cannot be asked."""
+read in the same call (sent again only when it changed), a view read with them, and a
+Redis that cannot be asked."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ from dataclasses import replace
 import pytest
 from redis.asyncio import Redis
 
-from gateway.ratelimits import RateLimits, Window, parse_budget
-from services.eventstore import AnyRedis, connect
+from gateway.ratelimits import RateLimits, ViewGuess, Window, parse_budget
+from gateway.store import ReadModel, read_models_of
+from services.eventstore import AnyRedis, EventStore, connect
 from services.redis_server import free_port
 from services.seating import Roster, RosterStore, Seat
 
@@ -123,6 +125,35 @@ async def test_the_seating_comes_back_with_the_budgets_and_again_only_when_it_ch
     latest = await limits.check(_address(), None, False, table_id)
     assert latest.roster == changed
     assert latest.roster is not None and latest.roster.host == "player:ann"
+
+
+async def test_a_view_comes_back_with_the_budgets_unless_the_server_lost_the_script(
+    redis: AnyRedis,
+) -> None:
+    limits = _limits(redis, "5/minute", "")
+    address = _address()
+    assert (await limits.check(address, None, False)).refusal is None  # the script loaded
+    table_id = f"test-{uuid.uuid4().hex}"
+    keys = EventStore(redis, shards=16).keys(table_id)
+    await redis.hset(keys.view("seat:1"), mapping={"version": 7, "json": '{"hand": [3]}'})
+    await redis.hset(keys.view("status"), mapping={"version": 7, "json": '{"finished": false}'})
+    guess = ViewGuess("seat:1", keys.view("seat:1"), keys.view("status"))
+    admitted = await limits.check(address, None, False, table_id, guess)
+    assert admitted.refusal is None and admitted.views is not None
+    assert read_models_of(*admitted.views) == (
+        ReadModel(7, {"hand": [3]}),
+        ReadModel(7, {"finished": False}),
+    )
+
+    # Restarted without its scripts: each request is still counted, a view left unread.
+    await redis.script_flush()
+    reloaded = await limits.check(address, None, False, table_id, guess)
+    assert reloaded.refusal is None and reloaded.roster_read and reloaded.views is None
+    await redis.script_flush()
+    assert (await limits.check(address, None, False)).refusal is None
+    assert (await limits.check(address, None, False, table_id, guess)).views is not None
+    refused = await limits.check(address, None, False, table_id, guess)
+    assert refused.refusal is not None and refused.views is None
 
 
 async def test_a_refused_request_reads_no_seating(redis: AnyRedis) -> None:

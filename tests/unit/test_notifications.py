@@ -18,9 +18,10 @@ from services.notifications import (
     WebhookUrlRefused,
     check_url,
     entry_position,
+    urls,
 )
 from services.notifications.signing import signature
-from services.notifications.urls import address_allowed
+from services.notifications.urls import Pinned, address_allowed, pin
 from services.notifier import backoff_ms, seat_changes, turn_changes
 from services.seating import OPEN, STARTED, Roster, Seat
 
@@ -148,3 +149,38 @@ def test_entry_positions_order_like_stream_ids() -> None:
     ids = ["0-0", "1764483600000-0", "1764483600000-1", "1764483600000-9", "1764483600001-0"]
     assert [entry_position(i) for i in ids] == sorted(entry_position(i) for i in ids)
     assert len({entry_position(i) for i in ids}) == len(ids)
+
+
+def _resolving(monkeypatch: pytest.MonkeyPatch, *addresses: str) -> None:
+    async def resolve(_host: str, _port: int) -> list[str]:
+        return list(addresses)
+
+    monkeypatch.setattr(urls, "_addresses", resolve)
+
+
+@pytest.mark.anyio
+async def test_a_webhook_url_is_pinned_to_the_address_that_was_checked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _resolving(monkeypatch, "93.184.216.34", "93.184.216.35")
+    assert await pin("https://bot.example.com/hook?a=1#x", False) == Pinned(
+        "https://93.184.216.34/hook?a=1", "bot.example.com", "bot.example.com"
+    )
+    _resolving(monkeypatch, "2606:2800:220:1:248:1893:25c8:1946")
+    assert await pin("http://bot.example.com:8080/x", False) == Pinned(
+        "http://[2606:2800:220:1:248:1893:25c8:1946]:8080/x", "bot.example.com:8080", None
+    )
+
+
+@pytest.mark.anyio
+async def test_a_name_with_any_internal_address_is_refused_before_the_call(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    _resolving(monkeypatch, "93.184.216.34", "10.0.0.5")
+    refusal = await pin("https://bot.example.com/hook", False)
+    assert isinstance(refusal, str) and "10.0.0.5" in refusal
+    _resolving(monkeypatch)
+    assert await pin("https://bot.example.com/hook", False) == (
+        "cannot resolve bot.example.com: no address"
+    )
+    assert isinstance(await pin("ftp://bot.example.com/", False), str)

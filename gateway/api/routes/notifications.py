@@ -10,6 +10,7 @@ stream's entry ids are the SSE ids, so ``Last-Event-ID`` resumes after the last 
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
@@ -18,9 +19,16 @@ from fastapi import APIRouter, Depends, Header, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials
 from sse_starlette import EventSourceResponse
 
-from gateway.api.deps import Gateway, GatewayDep, app_key_scheme, bearer_scheme, player_of
+from gateway.api.deps import (
+    Gateway,
+    GatewayDep,
+    app_key_scheme,
+    bearer_scheme,
+    player_of,
+    still_player,
+)
 from gateway.api.streams import slot_stream
-from gateway.identity import caller_of
+from gateway.identity import Caller, caller_of
 from gateway.schemas.responses import ErrorOut, NotificationOut, NotificationsOut
 from services.notifications import Notification, entry_position
 
@@ -86,16 +94,24 @@ async def notifications(
 
 
 async def _stream(
-    gateway: Gateway, player: str, after: str | None
+    gateway: Gateway, who: Caller, player: str, after: str | None
 ) -> AsyncIterator[dict[str, Any]]:
     """The player's notifications after ``after`` (or from now on), then each new one.
 
     The process's player reader (:func:`gateway.live.live_players`) wakes the stream when
-    the notifier adds one; it is armed before the first read, so none is missed."""
+    the notifier adds one; it is armed before the first read, so none is missed. The
+    credentials are checked again before each later page: a stream opened by an app
+    revoked since, or with a seat token re-issued since, ends with ``revoked`` instead of
+    sending the player's next notifications."""
     async with gateway.players_live.watch(player) as watch:
         if after is None:
             after = await gateway.store.inbox.newest(player)
+        first = True
         while True:
+            if not first and not await still_player(gateway, who, player):
+                yield {"event": "revoked", "data": json.dumps(_REVOKED)}
+                return
+            first = False
             found = await gateway.store.inbox.after(player, after, _PAGE)
             for entry, note in found:
                 after = entry
@@ -103,6 +119,11 @@ async def _stream(
             if len(found) < _PAGE:
                 await watch.wait_past(entry_position(after))
 
+
+_REVOKED = {
+    "code": "auth.invalid",
+    "message": "The credentials this stream was opened with no longer speak for its player.",
+}
 
 _STREAM_EXAMPLE = (
     "id: 1764483600123-0\nevent: your_turn\ndata: "
@@ -130,7 +151,10 @@ _STREAM_EXAMPLE = (
         " `after` or `Last-Event-ID` it starts with the next notification; reconnecting with"
         " `Last-Event-ID` resumes after that one (`?after=0`: everything kept). A `: ping`"
         " comment every `BW_STREAM_PING_SECONDS` keeps a quiet stream open. The same stream"
-        " bounds as a table's stream apply (`stream.too_many`, `stream.capacity`)."
+        " bounds as a table's stream apply (`stream.too_many`, `stream.capacity`). Once the"
+        " credentials no longer speak for the player (the app revoked, the seat token"
+        " re-issued), the next wake-up sends one `event: revoked` message and the stream"
+        " ends."
     ),
 )
 async def notification_stream(
@@ -143,7 +167,8 @@ async def notification_stream(
     ] = None,
     last_event_id: Annotated[str | None, Header(max_length=48)] = None,
 ) -> EventSourceResponse:
-    player = await player_of(gateway, await caller_of(request, gateway.store.apps))
+    who = await caller_of(request, gateway.store.apps)
+    player = await player_of(gateway, who)
     resume = (last_event_id or "").strip()
     start = resume if _STREAM_ID.match(resume) else after
-    return slot_stream(request, gateway, _stream(gateway, player, start))
+    return slot_stream(request, gateway, _stream(gateway, who, player, start))

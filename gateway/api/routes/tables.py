@@ -14,8 +14,16 @@ from engines.core.contract import GameInfo
 from engines.core.game import MoveWords, menus
 from engines.core.options import OptionError, resolve_options
 from gateway import seating
-from gateway.api.bodies import JsonRoute
-from gateway.api.deps import GatewayDep, SeatedDep, TableAtDep, TableCaller, app_key_scheme
+from gateway.api.bodies import JsonRoute, plain_requests
+from gateway.api.deps import (
+    TABLE_ID,
+    GatewayDep,
+    SeatedDep,
+    TableAtDep,
+    TableCaller,
+    app_key_scheme,
+    table_at_request,
+)
 from gateway.api.reads import view_for
 from gateway.errors import ApiError
 from gateway.identity import caller_of
@@ -193,12 +201,36 @@ async def lobby(
     return await list_tables(gateway.store.redis, games, status, limit, cursor)
 
 
+# The longest min_version read plainly: any number of up to 18 digits is within its bounds
+# (FastAPI judges longer ones).
+_PLAIN_VERSION_DIGITS = 18
+
+
+async def _plain_view(request: Request) -> Response | None:
+    """``table_view`` of a started table for a well-formed request (see
+    ``plain_requests``): a valid table id and a ``min_version``, if any, of digits only."""
+    table_id = request.path_params["table_id"]
+    wanted = request.query_params.get("min_version")
+    if not TABLE_ID.fullmatch(table_id) or (
+        wanted is not None
+        and not (wanted.isascii() and wanted.isdigit() and len(wanted) <= _PLAIN_VERSION_DIGITS)
+    ):
+        return None
+    at = await table_at_request(request, table_id)
+    if at.meta is None:
+        return None
+    view = await table_view(at, int(wanted) if wanted is not None else None)
+    assert isinstance(view, Response)  # a started table's view is built as JSON
+    return view
+
+
 @router.get(
     "/tables/{table_id}",
     response_model=TableView,
     responses=_ERRORS,
     summary="The caller's view: a seat's (Bearer token) or the spectator's",
 )
+@plain_requests(_plain_view)
 async def table_view(at: TableAtDep, min_version: MinVersion = None) -> TableView | Response:
     seats = [SeatOut(**seat) for seat in at.roster.public()] if at.roster else []
     if at.meta is None:
@@ -216,7 +248,7 @@ async def table_view(at: TableAtDep, min_version: MinVersion = None) -> TableVie
             seating=seats,
         )
     caller = TableCaller(at.table_id, at.meta, at.backend, at.seat)
-    current = await view_for(at.gateway, caller, min_version)
+    current = await view_for(at.gateway, caller, min_version, at.views)
     # The busiest read (after every command, with min_version): its parts are already
     # checked, so it is serialised once instead of validated again field by field.
     built = TableView.model_construct(
