@@ -372,11 +372,8 @@ class Game(Generic[S, C, E]):
         return groups
 
     def command(self, kind: str, body: Message) -> C:
-        """The game's ``Command`` holding a copy of ``body`` as its ``kind`` (command_of,
-        spelled out: the random bot builds one for every command it plays)."""
-        command = self.command_type()
-        getattr(command, kind).CopyFrom(body)
-        return command
+        """The game's ``Command`` holding a copy of ``body`` as its ``kind``."""
+        return command_of(self.command_type, kind, body)
 
     def _offered(self, stage: str, kinds: frozenset[str]) -> tuple[_Listing[S], ...]:
         """The stage's listing narrowed to ``kinds``, in the stage's order (remembered:
