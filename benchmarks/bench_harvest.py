@@ -12,7 +12,6 @@ not change behaviour (a refactoring, a speed-up) and compare the two lines.
 from __future__ import annotations
 
 import hashlib
-import random
 import statistics
 import sys
 import time
@@ -32,11 +31,14 @@ CHALLENGES = tuple(c.id for c in content().challenges)
 
 
 def _random_game(seats: int, seed: int) -> int:
-    """One game chosen uniformly among legal commands; the number of commands."""
-    choices = random.Random(seed)
+    """One game chosen uniformly among legal commands, by the game's random bot (as
+    ``bench_freunde`` plays them): it lists the legal moves and builds only the command
+    it picks, the same pick from the same seeded ``random.Random`` as choosing among
+    built commands; the number of commands."""
+    bot = ENGINE.bots["random"](seed)
     config = TableConfig(f"bench-{seats}-{seed}", seats)
     table = Table.create(ENGINE, config, seed.to_bytes(8, "big"))
-    table.play(lambda t, seat: choices.choice(ENGINE.legal_commands(t.state, seat)))
+    table.play(lambda t, seat: bot.choose(ENGINE, t.state, seat))
     return len(table.commands)
 
 

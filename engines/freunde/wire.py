@@ -7,11 +7,11 @@ Enum numbers are the position in the matching tuple of state.py plus one (0 is
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
-from typing import Any, ParamSpec
+from typing import Any
 
 from engines.core import codes
 from engines.core.hexgrid import Hex
+from engines.core.messages import built_once as events_built_once
 from engines.freunde.state import COLOURS, IMPROVEMENTS, KINDS, WEATHERS
 from proto import freunde_pb2 as pb
 
@@ -38,25 +38,9 @@ def hex_msg(h: Hex) -> pb.Hex:
     return pb.Hex(q=h[0], r=h[1])
 
 
-P = ParamSpec("P")
-
-
-def built_once(build: Callable[P, pb.Event]) -> Callable[P, pb.Event]:
-    """``build``, with the event it gives for each set of (hashable) arguments built once
-    and afterwards parsed from its bytes: every call still returns a message of its
-    own, several times cheaper than building it from nested messages, for the events
-    the rules produce on most commands."""
-
-    def encode(*args: Any, **kwargs: Any) -> bytes:
-        return build(*args, **kwargs).SerializeToString(deterministic=True)
-
-    encoded: Callable[..., bytes] = functools.lru_cache(maxsize=4096)(encode)
-
-    @functools.wraps(build)
-    def event(*args: P.args, **kwargs: P.kwargs) -> pb.Event:
-        return pb.Event.FromString(encoded(*args, **kwargs))
-
-    return event
+# Freunde's frequent events, built once per set of arguments (see the core's
+# ``built_once``).
+built_once = events_built_once(pb.Event.FromString)
 
 
 def hex_of(msg: pb.Hex) -> Hex:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engines.harvest import codes
 from engines.harvest.content import Space, content
-from engines.harvest.events import granted, resolved, wrap
+from engines.harvest.events import granted, resolved, worker_placed, wrap
 from engines.harvest.rules import (
     acting_step,
     is_open,
@@ -41,7 +41,7 @@ def place_worker(state: HarvestState, cmd: pb.PlaceWorker, seat: int) -> list[pb
     if not is_open(state, space):
         raise codes.SPACE_CLOSED()
     visit = _visit(state, seat, space, payment_of(cmd))
-    return [wrap(worker_placed=pb.WorkerPlaced(seat=seat, space=space.id)), *visit]
+    return [worker_placed(seat, space.id), *visit]
 
 
 def reuse_space(state: HarvestState, cmd: pb.ReuseSpace, seat: int) -> list[pb.Event]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from engines.core.messages import built_once
 from engines.core.polyomino import Cell
 from engines.harvest.content import TaskSpec, content
 from proto import harvest_pb2 as pb
@@ -14,6 +15,9 @@ __all__ = [
     "granted",
     "resolved",
     "resources",
+    "step_finished",
+    "turn_began",
+    "worker_placed",
     "wrap",
 ]
 
@@ -22,6 +26,19 @@ def wrap(**kind: object) -> pb.Event:
     """An ``Event`` holding the one message given by keyword (``wrap(turn_began=...)``),
     or built from a dict of its fields (faster: built in place rather than copied)."""
     return pb.Event(**kind)  # type: ignore[arg-type]
+
+
+# The most frequent events, built once per set of fields and afterwards parsed from
+# their bytes (see the core's ``built_once``): a game repeats few distinct ones. Each call
+# still returns a new message (the recorders remember their answers by the event's
+# identity).
+_built_once = built_once(pb.Event.FromString, maxsize=1 << 16)
+
+
+@_built_once
+def _event(kind: str, names: tuple[str, ...], values: tuple[object, ...]) -> pb.Event:
+    """A new ``Event`` of ``kind`` whose fields ``names`` hold ``values``."""
+    return wrap(**{kind: dict(zip(names, values, strict=True))})
 
 
 def cell_numbers(cells: Iterable[Cell]) -> list[int]:
@@ -37,22 +54,42 @@ def cells_of(numbers: Iterable[int]) -> frozenset[Cell]:
 
 def resources(seat: int, reason: str, **deltas: int) -> pb.Event:
     """A signed change of one player's supply and tracks."""
-    return wrap(resources_changed={"seat": seat, "reason": reason, **deltas})
+    return _event(
+        "resources_changed", ("seat", "reason", *deltas), (seat, reason, *deltas.values())
+    )
 
 
 def granted(
     seat: int, source: str, tasks: Iterable[TaskSpec], new_step: bool, mode: str = ""
 ) -> pb.Event:
-    return wrap(
-        tasks_granted={
-            "seat": seat,
-            "source": source,
-            "tasks": [{"kind": k, "amount": a} for k, a in tasks],
-            "new_step": new_step,
-            "mode": mode,
-        }
-    )
+    return _granted(seat, source, tuple(tasks), new_step, mode)
+
+
+@_built_once
+def _granted(
+    seat: int, source: str, tasks: tuple[TaskSpec, ...], new_step: bool, mode: str
+) -> pb.Event:
+    fields = {
+        "seat": seat,
+        "source": source,
+        "tasks": [{"kind": k, "amount": a} for k, a in tasks],
+        "new_step": new_step,
+        "mode": mode,
+    }
+    return wrap(tasks_granted=fields)
 
 
 def resolved(seat: int, task: int, used: str = "") -> pb.Event:
-    return wrap(task_resolved={"seat": seat, "task": task, "used": used})
+    return _event("task_resolved", ("seat", "task", "used"), (seat, task, used))
+
+
+def turn_began(phase: str, seat: int) -> pb.Event:
+    return _event("turn_began", ("phase", "seat"), (phase, seat))
+
+
+def step_finished(seat: int) -> pb.Event:
+    return _event("step_finished", ("seat",), (seat,))
+
+
+def worker_placed(seat: int, space: str) -> pb.Event:
+    return _event("worker_placed", ("seat", "space"), (seat, space))

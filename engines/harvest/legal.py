@@ -178,8 +178,12 @@ def move_pieces(state: HarvestState, seat: int) -> Iterator[pb.MovePiece]:
                     yield pb.MovePiece(from_space=origin, to_space=space.id, payment=payment)
 
 
+# Listed after nearly every command: one shared body (the kit copies the one picked).
+_FINISH = (pb.Finish(),)
+
+
 def finishes(state: HarvestState, seat: int) -> tuple[pb.Finish]:
-    return (pb.Finish(),)
+    return _FINISH
 
 
 def take_benefits(state: HarvestState, seat: int) -> tuple[pb.TakeBenefit, ...]:

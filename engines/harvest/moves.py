@@ -9,7 +9,7 @@ from engines.harvest import legal
 from engines.harvest.actions import move_piece, place_worker, reuse_space
 from engines.harvest.benefits import reroll_die, take_benefit
 from engines.harvest.buildings import repeat_building
-from engines.harvest.events import wrap
+from engines.harvest.events import step_finished
 from engines.harvest.fields import field_action, plant_seed, tend_crop
 from engines.harvest.setup import draft_pick, keep_start
 from engines.harvest.state import HarvestState
@@ -25,7 +25,7 @@ __all__ = ["MOVES", "finish"]
 def finish(state: HarvestState, cmd: pb.Finish, seat: int) -> list[pb.Event]:
     """End what is being resolved (a sub-action, a space's actions, a turn), giving up
     the optional benefits left; or pass on Jaime's move."""
-    return [wrap(step_finished={"seat": seat})]
+    return [step_finished(seat)]
 
 
 MOVES: dict[str, Move[HarvestState]] = {

@@ -14,7 +14,7 @@ from engines.core.rng import Rng
 from engines.harvest.buildings import end_game_tasks
 from engines.harvest.characters import moves_after_placement
 from engines.harvest.content import content
-from engines.harvest.events import granted, wrap
+from engines.harvest.events import granted, turn_began, wrap
 from engines.harvest.evolve import evolve
 from engines.harvest.gairy import gairy_turn
 from engines.harvest.rules import phase_order
@@ -26,10 +26,6 @@ from engines.harvest.sunset import sunset
 from proto import harvest_pb2 as pb
 
 __all__ = ["advance"]
-
-
-def _turn(phase: str, seat: int) -> pb.Event:
-    return wrap(turn_began={"phase": phase, "seat": seat})
 
 
 def _after(state: HarvestState, phase: str) -> tuple[tuple[int, ...], int]:
@@ -58,7 +54,7 @@ def _action_turn(state: HarvestState, rng: Rng) -> list[pb.Event]:
         seat = _next_in(order, -1, lambda s: _has_pieces(state, s))
     if seat is None:
         return _jaime_turn(state, rng)
-    began = _turn("actions", seat)
+    began = turn_began("actions", seat)
     if seat >= 0:
         return [began]
     return [began, *gairy_turn(evolve(state, began), rng)]
@@ -76,7 +72,7 @@ def _jaime_turn(state: HarvestState, rng: Rng) -> list[pb.Event]:
     seat = _next_in(order, position, moves)
     if seat is None:
         return _sunset(state, rng)
-    return [_turn("jaime", seat)]
+    return [turn_began("jaime", seat)]
 
 
 def _sunset(state: HarvestState, rng: Rng) -> list[pb.Event]:
@@ -101,7 +97,7 @@ def _game_end(state: HarvestState) -> list[pb.Event]:
             )
         ]
     tasks = end_game_tasks(state.players[seat])
-    return [_turn("game_end", seat), granted(seat, "game_end", tasks, new_step=True)]
+    return [turn_began("game_end", seat), granted(seat, "game_end", tasks, new_step=True)]
 
 
 def _next(state: HarvestState, rng: Rng) -> list[pb.Event]:
@@ -116,7 +112,7 @@ def _next(state: HarvestState, rng: Rng) -> list[pb.Event]:
     if state.phase == "sunrise":
         for seat in state.order:
             if seat not in state.done:
-                return [_turn("sunrise", seat)]
+                return [turn_began("sunrise", seat)]
         return _action_turn(state, rng)
     if state.phase == "actions":
         return _action_turn(state, rng)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 
+import uvloop
+
 from services.config import Settings
 from services.eventstore import EventStore, connect
 from services.logs import configure_logging, get_logger
@@ -50,7 +52,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.parse_args(argv)
     settings = Settings()
     configure_logging("notifier", settings.log_level)
-    asyncio.run(_main(settings))
+    # libuv's loop: less CPU per Redis round trip than asyncio's (as the engine service).
+    uvloop.run(_main(settings))
 
 
 if __name__ == "__main__":
