@@ -12,6 +12,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 import engines
 from engines.core.contract import Engine
+from gateway.batching import CommandBatcher
 from gateway.errors import ApiError
 from proto import engine_pb2_grpc
 
@@ -20,7 +21,8 @@ __all__ = ["GameBackend", "GameBackends"]
 
 @dataclass(frozen=True, slots=True)
 class GameBackend:
-    """One game: its rules and the stub of its engine service."""
+    """One game: its rules, the stub of its engine service and the batcher its commands
+    go through."""
 
     game: str
     address: str
@@ -28,6 +30,7 @@ class GameBackend:
     channel: grpc.aio.Channel
     stub: engine_pb2_grpc.EngineStub
     health: health_pb2_grpc.HealthStub
+    commands: CommandBatcher
 
 
 class GameBackends:
@@ -42,13 +45,15 @@ class GameBackends:
             except engines.UnknownGame:
                 continue
             channel = grpc.aio.insecure_channel(address)
+            stub = engine_pb2_grpc.EngineStub(channel)
             self._games[game] = GameBackend(
                 game=game,
                 address=address,
                 engine=engine,
                 channel=channel,
-                stub=engine_pb2_grpc.EngineStub(channel),
+                stub=stub,
                 health=health_pb2_grpc.HealthStub(channel),
+                commands=CommandBatcher(stub),
             )
 
     def names(self) -> list[str]:

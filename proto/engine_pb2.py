@@ -25,7 +25,7 @@ _sym_db = _symbol_database.Default()
 from proto import common_pb2 as proto_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x12proto/engine.proto\x12\x0e\x62oardwright.v1\x1a\x12proto/common.proto\"\x9a\x02\n\x12\x43reateTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\r\n\x05seats\x18\x02 \x01(\r\x12@\n\x07options\x18\x03 \x03(\x0b\x32/.boardwright.v1.CreateTableRequest.OptionsEntry\x12\x0c\n\x04seed\x18\x04 \x01(\x0c\x12\x14\n\x0ctoken_hashes\x18\x05 \x03(\x0c\x12\x11\n\tseat_bots\x18\x06 \x03(\t\x12(\n\x05\x63lock\x18\x07 \x01(\x0b\x32\x19.boardwright.v1.TurnClock\x12\x10\n\x08unlisted\x18\x08 \x01(\x08\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"O\n\x13\x43reateTableResponse\x12\'\n\x04meta\x18\x01 \x01(\x0b\x32\x19.boardwright.v1.TableMeta\x12\x0f\n\x07version\x18\x02 \x01(\x04\"x\n\x0f\x45xecuteResponse\x12,\n\x08\x61\x63\x63\x65pted\x18\x01 \x01(\x0b\x32\x18.boardwright.v1.AcceptedH\x00\x12-\n\x08rejected\x18\x02 \x01(\x0b\x32\x19.boardwright.v1.RejectionH\x00\x42\x08\n\x06result\"\x88\x01\n\x08\x41\x63\x63\x65pted\x12+\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x1b.boardwright.v1.StoredEvent\x12\x0f\n\x07version\x18\x02 \x01(\x04\x12\x11\n\tduplicate\x18\x03 \x01(\x08\x12+\n\x04seen\x18\x04 \x03(\x0b\x32\x1d.boardwright.v1.RedactedEvent\"$\n\x06Viewer\x12\x11\n\x04seat\x18\x01 \x01(\x05H\x00\x88\x01\x01\x42\x07\n\x05_seat\"6\n\x14LegalCommandsRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\"i\n\x15LegalCommandsResponse\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12\x15\n\rcommands_json\x18\x02 \x03(\t\x12(\n\x05words\x18\x03 \x03(\x0b\x32\x19.boardwright.v1.MoveWords\"(\n\tMoveWords\x12\r\n\x05group\x18\x01 \x01(\t\x12\x0c\n\x04text\x18\x02 \x01(\t\"G\n\x0bViewRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12&\n\x06viewer\x18\x02 \x01(\x0b\x32\x16.boardwright.v1.Viewer\"H\n\x0cViewResponse\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12\x11\n\tview_json\x18\x02 \x01(\t\x12\x14\n\x0coutcome_json\x18\x03 \x01(\t\"l\n\x12\x45ventsAfterRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12&\n\x06viewer\x18\x02 \x01(\x0b\x32\x16.boardwright.v1.Viewer\x12\r\n\x05\x61\x66ter\x18\x03 \x01(\x04\x12\r\n\x05limit\x18\x04 \x01(\r\"M\n\x0e\x45ventsResponse\x12-\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x1d.boardwright.v1.RedactedEvent\x12\x0c\n\x04head\x18\x02 \x01(\x04\"U\n\rReplayRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12&\n\x06viewer\x18\x02 \x01(\x0b\x32\x16.boardwright.v1.Viewer\x12\n\n\x02\x61t\x18\x03 \x01(\x04\" \n\x0c\x41uditRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\"6\n\nAuditCheck\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\n\n\x02ok\x18\x02 \x01(\x08\x12\x0e\n\x06\x64\x65tail\x18\x03 \x01(\t\"\xf0\x01\n\rAuditResponse\x12\n\n\x02ok\x18\t \x01(\x08\x12*\n\x06\x63hecks\x18\n \x03(\x0b\x32\x1a.boardwright.v1.AuditCheck\x12\x10\n\x08\x63hain_ok\x18\x01 \x01(\x08\x12\x19\n\x11\x66irst_bad_version\x18\x02 \x01(\x04\x12\x1b\n\x13reexecution_checked\x18\x03 \x01(\x08\x12\x16\n\x0ereexecution_ok\x18\x04 \x01(\x08\x12\x0e\n\x06\x64\x65tail\x18\x05 \x01(\t\x12\x0c\n\x04seed\x18\x06 \x01(\x0c\x12\x11\n\thead_hash\x18\x07 \x01(\x0c\x12\x14\n\x0chead_version\x18\x08 \x01(\x04\x32\xb1\x04\n\x06\x45ngine\x12V\n\x0b\x43reateTable\x12\".boardwright.v1.CreateTableRequest\x1a#.boardwright.v1.CreateTableResponse\x12K\n\x07\x45xecute\x12\x1f.boardwright.v1.CommandEnvelope\x1a\x1f.boardwright.v1.ExecuteResponse\x12\\\n\rLegalCommands\x12$.boardwright.v1.LegalCommandsRequest\x1a%.boardwright.v1.LegalCommandsResponse\x12\x44\n\x07GetView\x12\x1b.boardwright.v1.ViewRequest\x1a\x1c.boardwright.v1.ViewResponse\x12Q\n\x0b\x45ventsAfter\x12\".boardwright.v1.EventsAfterRequest\x1a\x1e.boardwright.v1.EventsResponse\x12\x45\n\x06Replay\x12\x1d.boardwright.v1.ReplayRequest\x1a\x1c.boardwright.v1.ViewResponse\x12\x44\n\x05\x41udit\x12\x1c.boardwright.v1.AuditRequest\x1a\x1d.boardwright.v1.AuditResponseb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x12proto/engine.proto\x12\x0e\x62oardwright.v1\x1a\x12proto/common.proto\"\x9a\x02\n\x12\x43reateTableRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\r\n\x05seats\x18\x02 \x01(\r\x12@\n\x07options\x18\x03 \x03(\x0b\x32/.boardwright.v1.CreateTableRequest.OptionsEntry\x12\x0c\n\x04seed\x18\x04 \x01(\x0c\x12\x14\n\x0ctoken_hashes\x18\x05 \x03(\x0c\x12\x11\n\tseat_bots\x18\x06 \x03(\t\x12(\n\x05\x63lock\x18\x07 \x01(\x0b\x32\x19.boardwright.v1.TurnClock\x12\x10\n\x08unlisted\x18\x08 \x01(\x08\x1a.\n\x0cOptionsEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\t:\x02\x38\x01\"O\n\x13\x43reateTableResponse\x12\'\n\x04meta\x18\x01 \x01(\x0b\x32\x19.boardwright.v1.TableMeta\x12\x0f\n\x07version\x18\x02 \x01(\x04\"x\n\x0f\x45xecuteResponse\x12,\n\x08\x61\x63\x63\x65pted\x18\x01 \x01(\x0b\x32\x18.boardwright.v1.AcceptedH\x00\x12-\n\x08rejected\x18\x02 \x01(\x0b\x32\x19.boardwright.v1.RejectionH\x00\x42\x08\n\x06result\"\x88\x01\n\x08\x41\x63\x63\x65pted\x12+\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x1b.boardwright.v1.StoredEvent\x12\x0f\n\x07version\x18\x02 \x01(\x04\x12\x11\n\tduplicate\x18\x03 \x01(\x08\x12+\n\x04seen\x18\x04 \x03(\x0b\x32\x1d.boardwright.v1.RedactedEvent\"H\n\x13\x45xecuteBatchRequest\x12\x31\n\x08\x63ommands\x18\x01 \x03(\x0b\x32\x1f.boardwright.v1.CommandEnvelope\"H\n\x14\x45xecuteBatchResponse\x12\x30\n\x08outcomes\x18\x01 \x03(\x0b\x32\x1e.boardwright.v1.ExecuteOutcome\"\x7f\n\x0e\x45xecuteOutcome\x12\x30\n\x05reply\x18\x01 \x01(\x0b\x32\x1f.boardwright.v1.ExecuteResponseH\x00\x12\x30\n\x06\x66\x61iled\x18\x02 \x01(\x0b\x32\x1e.boardwright.v1.ExecuteFailureH\x00\x42\t\n\x07outcome\"?\n\x0e\x45xecuteFailure\x12\x0e\n\x06status\x18\x01 \x01(\r\x12\x0f\n\x07message\x18\x02 \x01(\t\x12\x0c\n\x04\x63ode\x18\x03 \x01(\t\"$\n\x06Viewer\x12\x11\n\x04seat\x18\x01 \x01(\x05H\x00\x88\x01\x01\x42\x07\n\x05_seat\"6\n\x14LegalCommandsRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\"i\n\x15LegalCommandsResponse\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12\x15\n\rcommands_json\x18\x02 \x03(\t\x12(\n\x05words\x18\x03 \x03(\x0b\x32\x19.boardwright.v1.MoveWords\"(\n\tMoveWords\x12\r\n\x05group\x18\x01 \x01(\t\x12\x0c\n\x04text\x18\x02 \x01(\t\"G\n\x0bViewRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12&\n\x06viewer\x18\x02 \x01(\x0b\x32\x16.boardwright.v1.Viewer\"H\n\x0cViewResponse\x12\x0f\n\x07version\x18\x01 \x01(\x04\x12\x11\n\tview_json\x18\x02 \x01(\t\x12\x14\n\x0coutcome_json\x18\x03 \x01(\t\"l\n\x12\x45ventsAfterRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12&\n\x06viewer\x18\x02 \x01(\x0b\x32\x16.boardwright.v1.Viewer\x12\r\n\x05\x61\x66ter\x18\x03 \x01(\x04\x12\r\n\x05limit\x18\x04 \x01(\r\"M\n\x0e\x45ventsResponse\x12-\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x1d.boardwright.v1.RedactedEvent\x12\x0c\n\x04head\x18\x02 \x01(\x04\"U\n\rReplayRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\x12&\n\x06viewer\x18\x02 \x01(\x0b\x32\x16.boardwright.v1.Viewer\x12\n\n\x02\x61t\x18\x03 \x01(\x04\" \n\x0c\x41uditRequest\x12\x10\n\x08table_id\x18\x01 \x01(\t\"6\n\nAuditCheck\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\n\n\x02ok\x18\x02 \x01(\x08\x12\x0e\n\x06\x64\x65tail\x18\x03 \x01(\t\"\xf0\x01\n\rAuditResponse\x12\n\n\x02ok\x18\t \x01(\x08\x12*\n\x06\x63hecks\x18\n \x03(\x0b\x32\x1a.boardwright.v1.AuditCheck\x12\x10\n\x08\x63hain_ok\x18\x01 \x01(\x08\x12\x19\n\x11\x66irst_bad_version\x18\x02 \x01(\x04\x12\x1b\n\x13reexecution_checked\x18\x03 \x01(\x08\x12\x16\n\x0ereexecution_ok\x18\x04 \x01(\x08\x12\x0e\n\x06\x64\x65tail\x18\x05 \x01(\t\x12\x0c\n\x04seed\x18\x06 \x01(\x0c\x12\x11\n\thead_hash\x18\x07 \x01(\x0c\x12\x14\n\x0chead_version\x18\x08 \x01(\x04\x32\x8c\x05\n\x06\x45ngine\x12V\n\x0b\x43reateTable\x12\".boardwright.v1.CreateTableRequest\x1a#.boardwright.v1.CreateTableResponse\x12K\n\x07\x45xecute\x12\x1f.boardwright.v1.CommandEnvelope\x1a\x1f.boardwright.v1.ExecuteResponse\x12Y\n\x0c\x45xecuteBatch\x12#.boardwright.v1.ExecuteBatchRequest\x1a$.boardwright.v1.ExecuteBatchResponse\x12\\\n\rLegalCommands\x12$.boardwright.v1.LegalCommandsRequest\x1a%.boardwright.v1.LegalCommandsResponse\x12\x44\n\x07GetView\x12\x1b.boardwright.v1.ViewRequest\x1a\x1c.boardwright.v1.ViewResponse\x12Q\n\x0b\x45ventsAfter\x12\".boardwright.v1.EventsAfterRequest\x1a\x1e.boardwright.v1.EventsResponse\x12\x45\n\x06Replay\x12\x1d.boardwright.v1.ReplayRequest\x1a\x1c.boardwright.v1.ViewResponse\x12\x44\n\x05\x41udit\x12\x1c.boardwright.v1.AuditRequest\x1a\x1d.boardwright.v1.AuditResponseb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -44,30 +44,38 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_EXECUTERESPONSE']._serialized_end=544
   _globals['_ACCEPTED']._serialized_start=547
   _globals['_ACCEPTED']._serialized_end=683
-  _globals['_VIEWER']._serialized_start=685
-  _globals['_VIEWER']._serialized_end=721
-  _globals['_LEGALCOMMANDSREQUEST']._serialized_start=723
-  _globals['_LEGALCOMMANDSREQUEST']._serialized_end=777
-  _globals['_LEGALCOMMANDSRESPONSE']._serialized_start=779
-  _globals['_LEGALCOMMANDSRESPONSE']._serialized_end=884
-  _globals['_MOVEWORDS']._serialized_start=886
-  _globals['_MOVEWORDS']._serialized_end=926
-  _globals['_VIEWREQUEST']._serialized_start=928
-  _globals['_VIEWREQUEST']._serialized_end=999
-  _globals['_VIEWRESPONSE']._serialized_start=1001
-  _globals['_VIEWRESPONSE']._serialized_end=1073
-  _globals['_EVENTSAFTERREQUEST']._serialized_start=1075
-  _globals['_EVENTSAFTERREQUEST']._serialized_end=1183
-  _globals['_EVENTSRESPONSE']._serialized_start=1185
-  _globals['_EVENTSRESPONSE']._serialized_end=1262
-  _globals['_REPLAYREQUEST']._serialized_start=1264
-  _globals['_REPLAYREQUEST']._serialized_end=1349
-  _globals['_AUDITREQUEST']._serialized_start=1351
-  _globals['_AUDITREQUEST']._serialized_end=1383
-  _globals['_AUDITCHECK']._serialized_start=1385
-  _globals['_AUDITCHECK']._serialized_end=1439
-  _globals['_AUDITRESPONSE']._serialized_start=1442
-  _globals['_AUDITRESPONSE']._serialized_end=1682
-  _globals['_ENGINE']._serialized_start=1685
-  _globals['_ENGINE']._serialized_end=2246
+  _globals['_EXECUTEBATCHREQUEST']._serialized_start=685
+  _globals['_EXECUTEBATCHREQUEST']._serialized_end=757
+  _globals['_EXECUTEBATCHRESPONSE']._serialized_start=759
+  _globals['_EXECUTEBATCHRESPONSE']._serialized_end=831
+  _globals['_EXECUTEOUTCOME']._serialized_start=833
+  _globals['_EXECUTEOUTCOME']._serialized_end=960
+  _globals['_EXECUTEFAILURE']._serialized_start=962
+  _globals['_EXECUTEFAILURE']._serialized_end=1025
+  _globals['_VIEWER']._serialized_start=1027
+  _globals['_VIEWER']._serialized_end=1063
+  _globals['_LEGALCOMMANDSREQUEST']._serialized_start=1065
+  _globals['_LEGALCOMMANDSREQUEST']._serialized_end=1119
+  _globals['_LEGALCOMMANDSRESPONSE']._serialized_start=1121
+  _globals['_LEGALCOMMANDSRESPONSE']._serialized_end=1226
+  _globals['_MOVEWORDS']._serialized_start=1228
+  _globals['_MOVEWORDS']._serialized_end=1268
+  _globals['_VIEWREQUEST']._serialized_start=1270
+  _globals['_VIEWREQUEST']._serialized_end=1341
+  _globals['_VIEWRESPONSE']._serialized_start=1343
+  _globals['_VIEWRESPONSE']._serialized_end=1415
+  _globals['_EVENTSAFTERREQUEST']._serialized_start=1417
+  _globals['_EVENTSAFTERREQUEST']._serialized_end=1525
+  _globals['_EVENTSRESPONSE']._serialized_start=1527
+  _globals['_EVENTSRESPONSE']._serialized_end=1604
+  _globals['_REPLAYREQUEST']._serialized_start=1606
+  _globals['_REPLAYREQUEST']._serialized_end=1691
+  _globals['_AUDITREQUEST']._serialized_start=1693
+  _globals['_AUDITREQUEST']._serialized_end=1725
+  _globals['_AUDITCHECK']._serialized_start=1727
+  _globals['_AUDITCHECK']._serialized_end=1781
+  _globals['_AUDITRESPONSE']._serialized_start=1784
+  _globals['_AUDITRESPONSE']._serialized_end=2024
+  _globals['_ENGINE']._serialized_start=2027
+  _globals['_ENGINE']._serialized_end=2679
 # @@protoc_insertion_point(module_scope)

@@ -174,6 +174,107 @@ class Accepted(_message.Message):
 Global___Accepted: _TypeAlias = Accepted  # noqa: Y015
 
 @_typing.final
+class ExecuteBatchRequest(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    COMMANDS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def commands(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.CommandEnvelope]: ...
+    def __init__(
+        self,
+        *,
+        commands: _abc.Iterable[_common_pb2.CommandEnvelope] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["commands", b"commands"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ExecuteBatchRequest: _TypeAlias = ExecuteBatchRequest  # noqa: Y015
+
+@_typing.final
+class ExecuteBatchResponse(_message.Message):
+    DESCRIPTOR: _descriptor.Descriptor
+
+    OUTCOMES_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def outcomes(self) -> _containers.RepeatedCompositeFieldContainer[Global___ExecuteOutcome]:
+        """One per command, in the order of ExecuteBatchRequest.commands."""
+
+    def __init__(
+        self,
+        *,
+        outcomes: _abc.Iterable[Global___ExecuteOutcome] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["outcomes", b"outcomes"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ExecuteBatchResponse: _TypeAlias = ExecuteBatchResponse  # noqa: Y015
+
+@_typing.final
+class ExecuteOutcome(_message.Message):
+    """What Execute would have answered for one command: its reply, or the status it would
+    have ended with.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    REPLY_FIELD_NUMBER: _builtins.int
+    FAILED_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def reply(self) -> Global___ExecuteResponse: ...
+    @_builtins.property
+    def failed(self) -> Global___ExecuteFailure: ...
+    def __init__(
+        self,
+        *,
+        reply: Global___ExecuteResponse | None = ...,
+        failed: Global___ExecuteFailure | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["failed", b"failed", "outcome", b"outcome", "reply", b"reply"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["failed", b"failed", "outcome", b"outcome", "reply", b"reply"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_outcome: _TypeAlias = _typing.Literal["reply", "failed"]  # noqa: Y015
+    _WhichOneofArgType_outcome: _TypeAlias = _typing.Literal["outcome", b"outcome"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_outcome) -> _WhichOneofReturnType_outcome | None: ...
+
+Global___ExecuteOutcome: _TypeAlias = ExecuteOutcome  # noqa: Y015
+
+@_typing.final
+class ExecuteFailure(_message.Message):
+    """A gRPC status Execute would have ended the call with."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    STATUS_FIELD_NUMBER: _builtins.int
+    MESSAGE_FIELD_NUMBER: _builtins.int
+    CODE_FIELD_NUMBER: _builtins.int
+    status: _builtins.int
+    """The numeric gRPC status code (never OK)."""
+    message: _builtins.str
+    code: _builtins.str
+    """The shared code Execute sends in the trailing metadata `bw-code`; empty when none."""
+    def __init__(
+        self,
+        *,
+        status: _builtins.int = ...,
+        message: _builtins.str = ...,
+        code: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["code", b"code", "message", b"message", "status", b"status"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ExecuteFailure: _TypeAlias = ExecuteFailure  # noqa: Y015
+
+@_typing.final
 class Viewer(_message.Message):
     """Which seat is looking; absent for a spectator."""
 

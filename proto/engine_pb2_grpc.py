@@ -45,6 +45,11 @@ class EngineStub:
                 request_serializer=proto_dot_common__pb2.CommandEnvelope.SerializeToString,
                 response_deserializer=proto_dot_engine__pb2.ExecuteResponse.FromString,
                 _registered_method=True)
+        self.ExecuteBatch = channel.unary_unary(
+                '/boardwright.v1.Engine/ExecuteBatch',
+                request_serializer=proto_dot_engine__pb2.ExecuteBatchRequest.SerializeToString,
+                response_deserializer=proto_dot_engine__pb2.ExecuteBatchResponse.FromString,
+                _registered_method=True)
         self.LegalCommands = channel.unary_unary(
                 '/boardwright.v1.Engine/LegalCommands',
                 request_serializer=proto_dot_engine__pb2.LegalCommandsRequest.SerializeToString,
@@ -84,6 +89,15 @@ class EngineServicer:
 
     def Execute(self, request, context):
         """Decide a command against the table's current state and append its events.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ExecuteBatch(self, request, context):
+        """Several commands in one call (a gateway coalescing its concurrent commands): each is
+        decided and appended on its own, exactly as by Execute, the commands concurrently;
+        one outcome per command, in the order sent. At most 64 commands a call.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -137,6 +151,11 @@ def add_EngineServicer_to_server(servicer, server):
                     servicer.Execute,
                     request_deserializer=proto_dot_common__pb2.CommandEnvelope.FromString,
                     response_serializer=proto_dot_engine__pb2.ExecuteResponse.SerializeToString,
+            ),
+            'ExecuteBatch': grpc.unary_unary_rpc_method_handler(
+                    servicer.ExecuteBatch,
+                    request_deserializer=proto_dot_engine__pb2.ExecuteBatchRequest.FromString,
+                    response_serializer=proto_dot_engine__pb2.ExecuteBatchResponse.SerializeToString,
             ),
             'LegalCommands': grpc.unary_unary_rpc_method_handler(
                     servicer.LegalCommands,
@@ -218,6 +237,33 @@ class Engine:
             '/boardwright.v1.Engine/Execute',
             proto_dot_common__pb2.CommandEnvelope.SerializeToString,
             proto_dot_engine__pb2.ExecuteResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ExecuteBatch(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/boardwright.v1.Engine/ExecuteBatch',
+            proto_dot_engine__pb2.ExecuteBatchRequest.SerializeToString,
+            proto_dot_engine__pb2.ExecuteBatchResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -36,6 +36,11 @@ class EngineStub:
     """Create a table: record its meta and its set-up events."""
     Execute: _grpc.UnaryUnaryMultiCallable[_common_pb2.CommandEnvelope, _engine_pb2.ExecuteResponse]
     """Decide a command against the table's current state and append its events."""
+    ExecuteBatch: _grpc.UnaryUnaryMultiCallable[_engine_pb2.ExecuteBatchRequest, _engine_pb2.ExecuteBatchResponse]
+    """Several commands in one call (a gateway coalescing its concurrent commands): each is
+    decided and appended on its own, exactly as by Execute, the commands concurrently;
+    one outcome per command, in the order sent. At most 64 commands a call.
+    """
     LegalCommands: _grpc.UnaryUnaryMultiCallable[_engine_pb2.LegalCommandsRequest, _engine_pb2.LegalCommandsResponse]
     """Every command the seat may send now."""
     GetView: _grpc.UnaryUnaryMultiCallable[_engine_pb2.ViewRequest, _engine_pb2.ViewResponse]
@@ -56,6 +61,11 @@ class EngineAsyncStub(EngineStub):
     """Create a table: record its meta and its set-up events."""
     Execute: _aio.UnaryUnaryMultiCallable[_common_pb2.CommandEnvelope, _engine_pb2.ExecuteResponse]  # type: ignore[assignment]
     """Decide a command against the table's current state and append its events."""
+    ExecuteBatch: _aio.UnaryUnaryMultiCallable[_engine_pb2.ExecuteBatchRequest, _engine_pb2.ExecuteBatchResponse]  # type: ignore[assignment]
+    """Several commands in one call (a gateway coalescing its concurrent commands): each is
+    decided and appended on its own, exactly as by Execute, the commands concurrently;
+    one outcome per command, in the order sent. At most 64 commands a call.
+    """
     LegalCommands: _aio.UnaryUnaryMultiCallable[_engine_pb2.LegalCommandsRequest, _engine_pb2.LegalCommandsResponse]  # type: ignore[assignment]
     """Every command the seat may send now."""
     GetView: _aio.UnaryUnaryMultiCallable[_engine_pb2.ViewRequest, _engine_pb2.ViewResponse]  # type: ignore[assignment]
@@ -85,6 +95,17 @@ class EngineServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_engine_pb2.ExecuteResponse, _abc.Awaitable[_engine_pb2.ExecuteResponse]]:
         """Decide a command against the table's current state and append its events."""
+
+    @_abc_1.abstractmethod
+    def ExecuteBatch(
+        self,
+        request: _engine_pb2.ExecuteBatchRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_engine_pb2.ExecuteBatchResponse, _abc.Awaitable[_engine_pb2.ExecuteBatchResponse]]:
+        """Several commands in one call (a gateway coalescing its concurrent commands): each is
+        decided and appended on its own, exactly as by Execute, the commands concurrently;
+        one outcome per command, in the order sent. At most 64 commands a call.
+        """
 
     @_abc_1.abstractmethod
     def LegalCommands(

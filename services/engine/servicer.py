@@ -6,11 +6,14 @@ game ``FAILED_PRECONDITION``, a table id taken is ``ALREADY_EXISTS``, a write wh
 was not confirmed ``UNAVAILABLE`` (retrying its command id is safe), and so is a store
 that cannot be reached or is failing over (``store.unavailable``). A refusal's shared code
 (``engines.core.codes``) travels in the trailing metadata ``bw-code``. Rule violations are
-not errors: ``Execute`` returns them as ``ExecuteResponse.rejected``.
+not errors: ``Execute`` returns them as ``ExecuteResponse.rejected``. ``ExecuteBatch``
+runs each of its commands as ``Execute`` would and returns each one's status in its
+``ExecuteOutcome.failed`` instead of ending the call with it.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable
 from typing import TypeVar
 
@@ -23,7 +26,10 @@ from services.engine.refusals import BadRequest, Refused, WrongGame
 from services.eventstore import STORE_UNAVAILABLE, NotDurable, TableExists, TableNotFound
 from services.logs import get_logger
 
-__all__ = ["EngineServicer"]
+__all__ = ["MAX_EXECUTE_BATCH", "EngineServicer"]
+
+# Commands one ExecuteBatch call may carry (proto/engine.proto says so too).
+MAX_EXECUTE_BATCH = 64
 
 T = TypeVar("T")
 
@@ -45,6 +51,11 @@ class EngineServicer(engine_pb2_grpc.EngineServicer):
         self, request: common_pb2.CommandEnvelope, context: grpc.aio.ServicerContext
     ) -> engine_pb2.ExecuteResponse:
         return await _guarded(context, self.host.execute(request))
+
+    async def ExecuteBatch(
+        self, request: engine_pb2.ExecuteBatchRequest, context: grpc.aio.ServicerContext
+    ) -> engine_pb2.ExecuteBatchResponse:
+        return await _guarded(context, _execute_all(self.host, request))
 
     async def LegalCommands(
         self, request: engine_pb2.LegalCommandsRequest, context: grpc.aio.ServicerContext
@@ -72,24 +83,66 @@ class EngineServicer(engine_pb2_grpc.EngineServicer):
         return await _guarded(context, self.host.audit(request))
 
 
+async def _execute_all(
+    host: TableHost, request: engine_pb2.ExecuteBatchRequest
+) -> engine_pb2.ExecuteBatchResponse:
+    if len(request.commands) > MAX_EXECUTE_BATCH:
+        raise BadRequest(f"at most {MAX_EXECUTE_BATCH} commands a batch")
+    # Concurrently, as the same commands sent in separate calls would run: the store
+    # gathers their appends into shared round trips.
+    outcomes = await asyncio.gather(*(_outcome(host.execute(c)) for c in request.commands))
+    return engine_pb2.ExecuteBatchResponse(outcomes=outcomes)
+
+
 async def _guarded(context: grpc.aio.ServicerContext, call: Awaitable[T]) -> T:
     try:
         return await call
-    except TableNotFound as missing:
-        await _abort(context, grpc.StatusCode.NOT_FOUND, str(missing), codes.TABLE_NOT_FOUND.code)
-    except TableExists as taken:
-        await _abort(context, grpc.StatusCode.ALREADY_EXISTS, str(taken), "table.exists")
-    except Refused as refused:
-        await _abort(context, _STATUS[type(refused)], refused.message, refused.code)
-    except NotDurable as unconfirmed:
-        # Applied but its fsync is unconfirmed: the same command id may be sent again.
-        await _abort(context, grpc.StatusCode.UNAVAILABLE, str(unconfirmed), "store.not_durable")
-    except STORE_UNAVAILABLE as down:
-        # The append is one Lua script, so a command either landed whole or not at all, and
-        # its seat-scoped command id makes the client's retry safe either way.
-        log.warning("store.unavailable", error_type=type(down).__name__, error=str(down))
-        await _abort(context, grpc.StatusCode.UNAVAILABLE, str(down), "store.unavailable")
+    except _KNOWN as failed:
+        status, message, code = _status_of(failed)
+        await _abort(context, status, message, code)
     raise AssertionError("unreachable: abort raises")
+
+
+async def _outcome(call: Awaitable[engine_pb2.ExecuteResponse]) -> engine_pb2.ExecuteOutcome:
+    """One command of a batch: its reply, or the status ``Execute`` would have ended with
+    (an unexpected error too, as gRPC reports one: ``UNKNOWN``), so that the batch's
+    other commands still get theirs."""
+    try:
+        return engine_pb2.ExecuteOutcome(reply=await call)
+    except _KNOWN as failed:
+        status, message, code = _status_of(failed)
+        log.info("rpc.refused", status=status.name, code=code, reason=message)
+    except Exception as bug:
+        log.exception("execute.failed", error_type=type(bug).__name__)
+        status, message, code = grpc.StatusCode.UNKNOWN, f"Unexpected {type(bug)}: {bug}", ""
+    failure = engine_pb2.ExecuteFailure(status=status.value[0], message=message, code=code)
+    return engine_pb2.ExecuteOutcome(failed=failure)
+
+
+_KNOWN: tuple[type[Exception], ...] = (
+    TableNotFound,
+    TableExists,
+    Refused,
+    NotDurable,
+    *STORE_UNAVAILABLE,
+)
+
+
+def _status_of(failed: Exception) -> tuple[grpc.StatusCode, str, str]:
+    """The status, message and shared code of one of the host's ``_KNOWN`` errors."""
+    if isinstance(failed, TableNotFound):
+        return grpc.StatusCode.NOT_FOUND, str(failed), codes.TABLE_NOT_FOUND.code
+    if isinstance(failed, TableExists):
+        return grpc.StatusCode.ALREADY_EXISTS, str(failed), "table.exists"
+    if isinstance(failed, Refused):
+        return _STATUS[type(failed)], failed.message, failed.code
+    if isinstance(failed, NotDurable):
+        # Applied but its fsync is unconfirmed: the same command id may be sent again.
+        return grpc.StatusCode.UNAVAILABLE, str(failed), "store.not_durable"
+    # The append is one Lua script, so a command either landed whole or not at all, and
+    # its seat-scoped command id makes the client's retry safe either way.
+    log.warning("store.unavailable", error_type=type(failed).__name__, error=str(failed))
+    return grpc.StatusCode.UNAVAILABLE, str(failed), "store.unavailable"
 
 
 _STATUS: dict[type[Refused], grpc.StatusCode] = {

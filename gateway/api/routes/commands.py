@@ -154,7 +154,7 @@ async def _execute(
     game = caller.meta.game
     started = time.perf_counter()
     try:
-        reply = await caller.backend.stub.Execute(envelope, timeout=gateway.backends.timeout)
+        reply = await caller.backend.commands.execute(envelope, gateway.backends.timeout)
     finally:
         gateway.metrics.command_seconds.labels(game=game).observe(time.perf_counter() - started)
     if reply.WhichOneof("result") == "rejected":
