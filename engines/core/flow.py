@@ -106,7 +106,8 @@ class Flow(Generic[S]):
         if self.finished(state):
             answer: tuple[Stage[S] | None, tuple[int, ...]] = (None, ())
         else:
-            stage = self.stage(state)
+            # self.stage, spelled out: asked once for every command played.
+            stage = self._by_name.get(self.stage_of(state)) or self.stage(state)
             seats = stage.to_act if stage.to_act is not None else self.to_act
             answer = (stage, tuple(seats(state)))
         object.__setattr__(self, "_last", (state, answer))

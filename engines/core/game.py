@@ -52,8 +52,9 @@ at a time, may say which are (``Stage.offered``) so the others are not asked.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Any, Generic, Protocol, TypeVar
 
 from google.protobuf.message import Message
@@ -251,7 +252,11 @@ class Game(Generic[S, C, E]):
         self._picture = picture
         self._oneof = command_type.DESCRIPTOR.oneofs[0].name
         # Only a game with advance records a command's events twice (see recorders).
-        self._record = recorders.evolve if advance is not None else recorders.record
+        # ``evolve`` is the recorders' own method, bound here: it runs for every event,
+        # and a method of the game forwarding to it would add a call each time.
+        self.evolve: Callable[[S, E], S] = (
+            recorders.evolve if advance is not None else recorders.record
+        )
         self._check()
         # What legal_commands runs in each stage, looked up once here rather than per call.
         self._listings: dict[str, tuple[_Listing[S], ...]] = {
@@ -295,9 +300,6 @@ class Game(Generic[S, C, E]):
 
     def initial_state(self) -> S:
         return self._initial_state()
-
-    def evolve(self, state: S, event: E) -> S:
-        return self._record(state, event)
 
     def decide(self, state: S, command: C, seat: int, rng: Rng) -> list[E]:
         """The shared checks (module docstring), then the move's rule, then ``advance``."""
@@ -348,24 +350,26 @@ class Game(Generic[S, C, E]):
         before building, which spares building all the others)."""
         listed: list[tuple[str, Message]] = []
         for kind, bodies in self._listed(state, seat):
-            listed += [(kind, body) for body in bodies]
+            listed.extend(zip(repeat(kind), bodies))
         return listed
 
-    def _listed(self, state: S, seat: int) -> Iterator[tuple[str, Iterable[Message]]]:
-        """Each kind the stage takes from ``seat`` now that has accepted bodies, with them."""
+    def _listed(self, state: S, seat: int) -> list[tuple[str, Iterable[Message]]]:
+        """Each kind the stage takes from ``seat`` now that has accepted bodies, with them
+        (a list rather than a generator: asked on every move, most kinds listing none)."""
         stage, seats = self.flow.now(state)
         if stage is None or seat not in seats:
-            return
+            return []
         listing = self._listings[stage.name]
         if stage.offered is not None:
             listing = self._offered(stage.name, stage.offered(state))
+        groups = []
         for kind, candidates, exact, move in listing:
             bodies = candidates(state, seat)
             if not exact:
                 bodies = [b for b in bodies if self._accepts(move, state, b, seat)]
-            # Most kinds have no candidate at most moments.
             if bodies:
-                yield kind, bodies
+                groups.append((kind, bodies))
+        return groups
 
     def command(self, kind: str, body: Message) -> C:
         """The game's ``Command`` holding a copy of ``body`` as its ``kind``."""

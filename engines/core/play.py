@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from google.protobuf.message import Message
 
@@ -25,9 +25,10 @@ from proto import common_pb2
 __all__ = ["CommandRecord", "Table", "fold", "fold_stored", "reexecute"]
 
 
-@dataclass(frozen=True, slots=True)
-class CommandRecord:
-    """One accepted command: who sent it, at which version, and what it produced."""
+class CommandRecord(NamedTuple):
+    """One accepted command: who sent it, at which version, and what it produced (a
+    named tuple: one is made for every command played, and a frozen dataclass's
+    ``__init__`` costs several times more)."""
 
     seat: int
     version: int
@@ -80,8 +81,10 @@ class Table:
 
     def execute(self, seat: int, command: Message) -> list[Message]:
         """Decide and apply; raises ``RuleViolation`` and then changes nothing."""
-        version = self.version
-        events = self.engine.decide(self.state, command, seat, self.rng())
+        # self.version and self.rng(), spelled out: this runs for every command played.
+        version = len(self.events)
+        rng = Rng(self.seed, self.config.table_id, version)
+        events = self.engine.decide(self.state, command, seat, rng)
         self._record(events)
         self.commands.append(CommandRecord(seat, version, command, tuple(events)))
         return events
@@ -125,8 +128,9 @@ class Table:
         max_commands: int = 100_000,
     ) -> None:
         """Let ``choose(table, seat)`` pick commands for the seats to act until the end."""
+        whose_turn = self._whose_turn_asker()
         for _ in range(max_commands):
-            finished, to_act = self._whose_turn()
+            finished, to_act = whose_turn(self.state)
             if finished:
                 return
             if not to_act:
@@ -136,14 +140,25 @@ class Table:
             self.execute(seat, choose(self, seat))
         raise RuntimeError(f"game did not end within {max_commands} commands")
 
-    def _whose_turn(self) -> tuple[bool, tuple[int, ...]]:
-        """Whether the game is over, and the seats to act: from a kit game's flow, which
-        skips the scores an ``outcome`` would add up on every command."""
-        if isinstance(self.engine, Game):
-            stage, seats = self.engine.flow.now(self.state)
-            return stage is None, seats
-        outcome = self.engine.outcome(self.state)
-        return outcome.finished, outcome.to_act
+    def _whose_turn_asker(self) -> Callable[[Any], tuple[bool, tuple[int, ...]]]:
+        """Whether the game is over, and the seats to act, as a function of the state:
+        from a kit game's flow, which skips the scores an ``outcome`` would add up on
+        every command."""
+        engine = self.engine
+        if isinstance(engine, Game):
+            now = engine.flow.now
+
+            def from_flow(state: Any) -> tuple[bool, tuple[int, ...]]:
+                stage, seats = now(state)
+                return stage is None, seats
+
+            return from_flow
+
+        def from_outcome(state: Any) -> tuple[bool, tuple[int, ...]]:
+            outcome = engine.outcome(state)
+            return outcome.finished, outcome.to_act
+
+        return from_outcome
 
 
 def reexecute(

@@ -16,9 +16,8 @@ the revealed seed therefore reproduces every shuffle and roll.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 from collections.abc import Sequence
+from hashlib import sha256
 from typing import TypeVar
 
 __all__ = ["Rng"]
@@ -26,6 +25,24 @@ __all__ = ["Rng"]
 T = TypeVar("T")
 
 _U64 = 1 << 64
+
+# HMAC-SHA256 (RFC 2104) from two SHA-256 hashes: SHA-256's block is 64 bytes, and the
+# key is padded to it and xored with 0x36 (inner) or 0x5c (outer), here by translation.
+_BLOCK = 64
+_INNER = bytes(x ^ 0x36 for x in range(256))
+_OUTER = bytes(x ^ 0x5C for x in range(256))
+
+
+def _hmac_sha256(key: bytes, message: bytes) -> bytes:
+    """The bytes of ``hmac.digest(key, message, "sha256")`` in about half its time for
+    the short keys and messages drawn here: ``hmac.digest`` sets up OpenSSL's MAC on
+    every call, which costs more than the two hashes themselves (the first draw of a
+    command takes two HMACs)."""
+    if len(key) > _BLOCK:
+        key = sha256(key).digest()
+    key = key.ljust(_BLOCK, b"\0")
+    inner = sha256(key.translate(_INNER) + message).digest()
+    return sha256(key.translate(_OUTER) + inner).digest()
 
 
 class Rng:
@@ -45,10 +62,10 @@ class Rng:
     def _take(self, n: int) -> bytes:
         if not self._key:
             stream = f"{self._table_id}:{self._version}".encode()
-            self._key = hmac.digest(self._seed, stream, hashlib.sha256)
+            self._key = _hmac_sha256(self._seed, stream)
         while len(self._buffer) < n:
             counter = self._block.to_bytes(8, "big")
-            self._buffer += hmac.digest(self._key, counter, hashlib.sha256)
+            self._buffer += _hmac_sha256(self._key, counter)
             self._block += 1
         out, self._buffer = self._buffer[:n], self._buffer[n:]
         return out

@@ -60,9 +60,14 @@ def first_irrigation(
     """
     fresh = [h for h in dict.fromkeys(newly) if not is_irrigated(state, h)]
     out = list(seat_events)
-    out.extend(pb.Event(plot_irrigated=pb.PlotIrrigated(at=wire.hex_msg(h))) for h in fresh)
+    out.extend(map(_plot_irrigated, fresh))
     out.extend(grown_events(state, [(h, 1) for h in fresh]))
     return out
+
+
+@wire.built_once
+def _plot_irrigated(at: Hex) -> pb.Event:
+    return pb.Event(plot_irrigated=pb.PlotIrrigated(at=wire.hex_msg(at)))
 
 
 # The network's geometry depends only on where the tiles and channels lie, which changes
@@ -83,17 +88,29 @@ def _connects(e: Edge, corners: frozenset[Vertex]) -> bool:
     return any(POND in v or v in corners for v in hexgrid.edge_vertices(e))
 
 
+# The pond's six corners: every side ending at one of them touches the pond.
+_POND_CORNERS: tuple[Vertex, ...] = tuple(
+    dict.fromkeys(
+        corner
+        for n in hexgrid.neighbours(POND)
+        for corner in hexgrid.edge_vertices(hexgrid.edge(POND, n))
+    )
+)
+
+
 @functools.lru_cache(maxsize=1024)
 def _open_sides(tiles: frozenset[Hex], channels: frozenset[Edge]) -> tuple[Edge, ...]:
-    corners = _network_corners(channels)
-    spots: list[Edge] = []
-    for h in tiles:
-        for n in hexgrid.neighbours(h):
-            # Each side once, named by its sorted pair of hexes (hexgrid.edge).
-            if h < n and n in tiles:
-                side = (h, n)
-                if side not in channels and _connects(side, corners):
-                    spots.append(side)
+    """The free sides between two tiles that join the network, sorted. A side joins it
+    when one of its end corners is on the pond or a channel (``_connects``), so they are
+    found among the three sides of each such corner rather than by trying every side of
+    every tile (a new set of tiles or channels is worked out a few dozen times a game)."""
+    spots: set[Edge] = set()
+    for corner in (*_POND_CORNERS, *_network_corners(channels)):
+        a, b, c = corner
+        # A corner's hexes are sorted, so these are its sides in hexgrid.edge's form.
+        for side in ((a, b), (a, c), (b, c)):
+            if side[0] in tiles and side[1] in tiles and side not in channels:
+                spots.add(side)
     return tuple(sorted(spots))
 
 
@@ -117,7 +134,12 @@ def take_irrigation(state: FreundeState, cmd: pb.TakeIrrigation, seat: int) -> l
     check_action(state, "irrigation")
     if state.supply.irrigation <= 0:
         raise codes.IRRIGATION_SUPPLY_EMPTY()
-    return [pb.Event(irrigation_taken=pb.IrrigationTaken(seat=seat))]
+    return [_irrigation_taken(seat)]
+
+
+@wire.built_once
+def _irrigation_taken(seat: int) -> pb.Event:
+    return pb.Event(irrigation_taken=pb.IrrigationTaken(seat=seat))
 
 
 _TAKE = pb.TakeIrrigation()
@@ -141,10 +163,15 @@ def place_irrigation(state: FreundeState, cmd: pb.PlaceIrrigation, seat: int) ->
         raise codes.IRRIGATION_OCCUPIED()
     if not _connects(side, _network_corners(state.garden.channels)):
         raise codes.IRRIGATION_NOT_CONNECTED()
-    placed = pb.Event(
+    placed = _irrigation_placed(seat, a, b)
+    return first_irrigation(state, [h for h in (a, b) if h != POND], [placed])
+
+
+@wire.built_once
+def _irrigation_placed(seat: int, a: Hex, b: Hex) -> pb.Event:
+    return pb.Event(
         irrigation_placed=pb.IrrigationPlaced(seat=seat, a=wire.hex_msg(a), b=wire.hex_msg(b))
     )
-    return first_irrigation(state, [h for h in (a, b) if h != POND], [placed])
 
 
 def channel_placements(state: FreundeState, seat: int) -> tuple[pb.PlaceIrrigation, ...]:

@@ -154,6 +154,12 @@ def is_met(state: FreundeState, seat: int, card: int) -> bool:
 
 def claimable(state: FreundeState, seat: int) -> tuple[int, ...]:
     """The cards of ``seat``'s hand it may claim now."""
+    return _claimable(state, seat)[4]
+
+
+def _claimable(state: FreundeState, seat: int) -> tuple[Any, ...]:
+    """``seat``'s remembered entry: what it was worked out from, the claimable cards, and
+    their claim bodies (see ``_last_claimable``)."""
     player, irrigated = state.players[seat], state.garden.irrigated
     hand, reserve = player.hand, player.bamboo
     last = _last_claimable[seat]
@@ -163,23 +169,26 @@ def claimable(state: FreundeState, seat: int) -> tuple[int, ...]:
         and last[2] is irrigated
         and (last[3] is None or last[3] == _towers(state))
     ):
-        return last[4]
+        return last
     # The tall stalks only matter to a hand holding a gardener card (None: they don't).
     needs_towers = any(card in _GARDENER_CARDS for card in hand)
     towers = _towers(state) if needs_towers else ()
     answer = tuple(card for card in hand if _met(player, irrigated, towers, card))
-    _last_claimable[seat] = (hand, reserve, irrigated, towers if needs_towers else None, answer)
-    return answer
+    bodies = tuple(_CLAIMS[card] for card in answer)
+    entry = (hand, reserve, irrigated, towers if needs_towers else None, answer, bodies)
+    _last_claimable[seat] = entry
+    return entry
 
 
 _GARDENER_CARDS = frozenset(o.id for o in OBJECTIVES.values() if o.kind == "gardener")
+_CLAIMS = {card: pb.ClaimObjective(card=card) for card in OBJECTIVES}
 
 # Each seat's last answer, with what it was worked out from: a seat's listing is asked
 # for after every command of its turn, and most commands (weather, turns, a figure's
 # move that grows no tall enough stalk) change none of it. A recorder replaces a hand,
 # a reserve or the irrigated set rather than changing it, so identity says unchanged;
 # holding them keeps their ids from being reused while remembered.
-_last_claimable: list[tuple[Any, ...]] = [(None, None, None, None, ())] * MAX_SEATS
+_last_claimable: list[tuple[Any, ...]] = [(None, None, None, None, (), ())] * MAX_SEATS
 
 
 def _met(player: Player, irrigated: Irrigated, towers: tuple[Tower, ...], card: int) -> bool:
@@ -263,9 +272,7 @@ def claim_objective(state: FreundeState, cmd: pb.ClaimObjective, seat: int) -> l
     return events
 
 
-_CLAIMS = {card: pb.ClaimObjective(card=card) for card in OBJECTIVES}
-
-
-def claims(state: FreundeState, seat: int) -> list[pb.ClaimObjective]:
-    """One claim per completed card (shared bodies: the kit copies each)."""
-    return [_CLAIMS[card] for card in claimable(state, seat)]
+def claims(state: FreundeState, seat: int) -> tuple[pb.ClaimObjective, ...]:
+    """One claim per completed card (shared bodies, remembered with the cards: the kit
+    copies each)."""
+    return _claimable(state, seat)[5]

@@ -14,10 +14,8 @@ the same.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from itertools import repeat
-from operator import attrgetter
 from typing import Any, TypeVar
 
 from engines.core.hexgrid import Edge, Hex
@@ -48,7 +46,7 @@ WEATHERS: tuple[str, ...] = ("sun", "rain", "wind", "storm", "clouds", "question
 Triple = tuple[int, int, int]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Turn:
     """The turn in progress (Turns: the weather, then the actions)."""
 
@@ -65,7 +63,7 @@ class Turn:
     drawn_plots: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Garden:
     """The plots around the pond, what stands on them, and the two figures."""
 
@@ -81,7 +79,7 @@ class Garden:
     panda: Hex = POND
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Player:
     """One seat: its secret hand, what it completed and what its reserve holds."""
 
@@ -94,7 +92,7 @@ class Player:
     improvements: Triple = (0, 0, 0)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Supply:
     """What is left beside the garden (Takenoko's component counts)."""
 
@@ -103,7 +101,7 @@ class Supply:
     improvements: Triple = (3, 3, 3)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class FreundeState:
     """The whole table, secrets included (``view`` decides who sees what).
 
@@ -128,33 +126,26 @@ class FreundeState:
 
 
 R = TypeVar("R")
+_NEW = object.__new__
 _SET = object.__setattr__
 
 
 def changed(record: R, **changes: Any) -> R:
     """``record`` with ``changes``: ``dataclasses.replace`` for the plain classes above
-    (slots, no init-only fields, nothing checked in ``__init__``) without its per-field
-    Python steps, since the recorders call it for every event: the values are read in
-    one ``attrgetter`` call and written by a ``map`` that runs in C."""
+    (no init-only fields, nothing checked in ``__init__``) without its per-field Python
+    steps, since the recorders call it for every event. The classes keep their fields
+    in an instance ``__dict__`` (no ``slots``), so a copy is one dict merge in C, several
+    times cheaper than setting each slot, for a few nanoseconds more per read."""
     cls = type(record)
-    read, names, position = _LAYOUT[cls]
-    values = list(read(record))
-    try:
-        for name, value in changes.items():
-            values[position[name]] = value
-    except KeyError:
-        raise TypeError(f"{cls.__name__} has no field among {sorted(changes)}") from None
-    new = object.__new__(cls)
-    any(map(_SET, repeat(new), names, values))
+    values = {**record.__dict__, **changes}
+    # A name that is no field would have added an entry.
+    if len(values) != _FIELD_COUNT[cls]:
+        raise TypeError(f"{cls.__name__} has no field among {sorted(changes)}")
+    new = _NEW(cls)
+    _SET(new, "__dict__", values)
     return new
 
 
-# Per class: the getter of all its fields at once, their names, and each name's position.
-_LAYOUT: dict[type, tuple[Callable[[Any], tuple[Any, ...]], tuple[str, ...], dict[str, int]]] = {
-    cls: (
-        attrgetter(*(f.name for f in fields(cls))),
-        tuple(f.name for f in fields(cls)),
-        {f.name: i for i, f in enumerate(fields(cls))},
-    )
-    for cls in (Turn, Garden, Player, Supply, FreundeState)
+_FIELD_COUNT: dict[type, int] = {
+    cls: len(fields(cls)) for cls in (Turn, Garden, Player, Supply, FreundeState)
 }

@@ -80,9 +80,12 @@ def choose_weather(state: FreundeState, cmd: pb.ChooseWeather, seat: int) -> lis
     weather = wire.weather_name(cmd.weather)
     if weather not in allowed:
         raise codes.WEATHER_NOT_ALLOWED(allowed=", ".join(allowed))
-    return [
-        pb.Event(weather_chosen=pb.WeatherChosen(seat=seat, weather=wire.weather_code(weather)))
-    ]
+    return [_weather_chosen(seat, weather)]
+
+
+@wire.built_once
+def _weather_chosen(seat: int, weather: str) -> pb.Event:
+    return pb.Event(weather_chosen=pb.WeatherChosen(seat=seat, weather=wire.weather_code(weather)))
 
 
 _CHOICES = {w: pb.ChooseWeather(weather=wire.weather_code(w)) for w in WEATHERS}
@@ -95,7 +98,12 @@ def weather_choices(state: FreundeState, seat: int) -> list[pb.ChooseWeather]:
 
 def skip_weather(state: FreundeState, cmd: pb.SkipWeather, seat: int) -> list[pb.Event]:
     """Every weather effect is optional."""
-    return [pb.Event(weather_skipped=pb.WeatherSkipped(seat=seat))]
+    return [_weather_skipped(seat)]
+
+
+@wire.built_once
+def _weather_skipped(seat: int) -> pb.Event:
+    return pb.Event(weather_skipped=pb.WeatherSkipped(seat=seat))
 
 
 _SKIP = pb.SkipWeather()
@@ -122,8 +130,12 @@ def grow_with_rain(state: FreundeState, cmd: pb.GrowWithRain, seat: int) -> list
     events = grown_events(state, [(at, growth_sections(state, at))])
     if not events:
         raise codes.RAIN_CANNOT_GROW()
-    fell = pb.Event(rain_fell=pb.RainFell(seat=seat, at=wire.hex_msg(at)))
-    return [fell, *events]
+    return [_rain_fell(seat, at), *events]
+
+
+@wire.built_once
+def _rain_fell(seat: int, at: Hex) -> pb.Event:
+    return pb.Event(rain_fell=pb.RainFell(seat=seat, at=wire.hex_msg(at)))
 
 
 @functools.lru_cache(maxsize=4096)

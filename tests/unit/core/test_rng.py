@@ -18,6 +18,21 @@ def test_first_block_follows_the_documented_hmac_construction() -> None:
     assert Rng(b"boardwright", "table-1", 0).u64() == int.from_bytes(block0[:8], "big")
 
 
+@pytest.mark.parametrize("length", [0, 1, 32, 63, 64, 65, 200])
+def test_seeds_of_any_length_follow_the_hmac_construction(length: int) -> None:
+    """Seeds shorter than, equal to and longer than SHA-256's 64-byte block (a longer
+    key is hashed first) key the stream as the standard library's HMAC does."""
+    seed = bytes(range(length))
+    key = hmac.new(seed, b"t:41", hashlib.sha256).digest()
+    blocks = b"".join(
+        hmac.new(key, n.to_bytes(8, "big"), hashlib.sha256).digest() for n in range(2)
+    )
+    rng = Rng(seed, "t", 41)
+    assert [rng.u64() for _ in range(8)] == [
+        int.from_bytes(blocks[i : i + 8], "big") for i in range(0, 64, 8)
+    ]
+
+
 def test_u64_vectors_are_pinned() -> None:
     """Fixed vectors: these numbers change only if the algorithm changes."""
     rng = Rng(b"boardwright", "table-1", 0)
