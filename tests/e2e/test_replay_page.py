@@ -196,6 +196,8 @@ def test_a_live_tables_page_follows_new_events(stack: Stack, browser: Any) -> No
     try:
         _shown(page, table.version)
         assert page.inner_text("#table-state") == "in play"
+        # The audit is fetched after the first picture is shown: wait for its rows.
+        page.wait_for_selector("#audit li", timeout=WAIT_MS)
         assert "seed" in page.inner_text("#audit")
 
         async def more() -> None:
