@@ -286,12 +286,13 @@ class Projector:
     async def step(self) -> int:
         """Read one batch of new feed entries, project it, ack it; returns the entries."""
         streams = [ShardKeys(shard).feed for shard in range(self.shards)]
-        found = await self._read(streams, ">")
-        handled = 0
-        for stream, entries in found:
-            if entries:
-                await self._project_batch(stream, entries)
-                handled += len(entries)
+        found = [(stream, entries) for stream, entries in await self._read(streams, ">") if entries]
+        # Every shard's entries of one read together: a batch costs the same few round
+        # trips however many shards it spans (one batch a shard cost a dozen
+        # milliseconds each, so a read spanning many shards left the last ones behind).
+        if found:
+            await self._project_batch(found)
+        handled = sum(len(entries) for _, entries in found)
         self.processed += handled
         return handled
 
@@ -316,7 +317,7 @@ class Projector:
                 )
                 entries = [entry for entry in reply[1] if entry[1]]
                 if entries:
-                    await self._project_batch(feed, entries)
+                    await self._project_batch([(feed, entries)])
                     handled += len(entries)
                 if _text(reply[0]) == "0-0":
                     break
@@ -347,8 +348,11 @@ class Projector:
         )
         return [(_text(s), e) for s, e in reply or []]
 
-    async def _project_batch(self, stream: str, entries: Sequence[Any]) -> None:
-        """Bring every table named in ``entries`` up to its newest version there, then ack."""
+    async def _project_batch(self, found: Sequence[tuple[str, Sequence[Any]]]) -> None:
+        """Bring every table named in the entries of ``found`` ((feed, entries) pairs) up
+        to its newest version there, then ack them all in one round trip. A table's
+        entries are all in its shard's feed, so tables never span two feeds."""
+        entries = [entry for _, batch in found for entry in batch]
         newest: dict[str, int] = {}
         games: dict[str, str] = {}
         feed_events: dict[str, list[common_pb2.StoredEvent]] = defaultdict(list)
@@ -397,8 +401,12 @@ class Projector:
             raise
         for game in sorted(set(games.values())):
             await self._lobby_durable(game)
-        await self.redis.xack(stream, self.group, *[entry_id for entry_id, _ in entries])
-        self.trimmer.acknowledged(stream)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for stream, batch in found:
+                pipe.xack(stream, self.group, *[entry_id for entry_id, _ in batch])
+            await pipe.execute()
+        for stream, _ in found:
+            self.trimmer.acknowledged(stream)
 
     async def project(
         self,
