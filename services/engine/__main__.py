@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import argparse
-
-import uvloop
+import asyncio
 
 import engines
 from services.config import Settings
@@ -20,8 +19,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     settings = Settings()
     configure_logging(f"engine-{args.game}", settings.log_level)
-    # libuv's loop: less CPU per call than asyncio's for gRPC's and Redis's callbacks.
-    uvloop.run(serve(args.game, args.host, args.port, settings))
+    asyncio.run(serve(args.game, args.host, args.port, settings))
 
 
 if __name__ == "__main__":

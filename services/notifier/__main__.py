@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 
-import uvloop
-
 from services.config import Settings
 from services.eventstore import EventStore, connect
 from services.logs import configure_logging, get_logger
@@ -52,8 +50,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.parse_args(argv)
     settings = Settings()
     configure_logging("notifier", settings.log_level)
-    # libuv's loop: less CPU per Redis round trip than asyncio's (as the engine service).
-    uvloop.run(_main(settings))
+    asyncio.run(_main(settings))
 
 
 if __name__ == "__main__":

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import argparse
-
-import uvloop
+import asyncio
 
 from services.config import Settings
 from services.eventstore import EventStore, connect
@@ -46,8 +45,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     settings = Settings()
     configure_logging("projector", settings.log_level)
-    # libuv's loop: less CPU per Redis round trip than asyncio's (as the engine service).
-    uvloop.run(_main(args.rebuild, settings))
+    asyncio.run(_main(args.rebuild, settings))
 
 
 if __name__ == "__main__":

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import argparse
-
-import uvloop
+import asyncio
 
 from services.config import Settings
 from services.eventstore import connect
@@ -35,8 +34,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.parse_args(argv)
     settings = Settings()
     configure_logging("scheduler", settings.log_level)
-    # libuv's loop: less CPU per Redis round trip than asyncio's (as the engine service).
-    uvloop.run(_main(settings))
+    asyncio.run(_main(settings))
 
 
 if __name__ == "__main__":
