@@ -81,10 +81,8 @@ class Table:
 
     def execute(self, seat: int, command: Message) -> list[Message]:
         """Decide and apply; raises ``RuleViolation`` and then changes nothing."""
-        # self.version and self.rng(), spelled out: this runs for every command played.
-        version = len(self.events)
-        rng = Rng(self.seed, self.config.table_id, version)
-        events = self.engine.decide(self.state, command, seat, rng)
+        version = self.version
+        events = self.engine.decide(self.state, command, seat, self.rng())
         self._record(events)
         self.commands.append(CommandRecord(seat, version, command, tuple(events)))
         return events
