@@ -29,12 +29,14 @@ work on copies).
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 from google.protobuf.message import Message
 
-__all__ = ["Recorder", "Recorders", "oneof_kinds", "unchanged"]
+__all__ = ["Recorder", "Recorders", "changed", "oneof_kinds", "unchanged"]
 
 S = TypeVar("S")
 Recorder = Callable[[S, Any], S]
@@ -51,6 +53,32 @@ def oneof_kinds(message_type: type[Message]) -> tuple[str, ...]:
     if len(oneofs) != 1:
         raise TypeError(f"{message_type.DESCRIPTOR.name} must have exactly one oneof")
     return tuple(field.name for field in oneofs[0].fields)
+
+
+R = TypeVar("R")
+_NEW = object.__new__
+_SET = object.__setattr__
+
+
+@functools.cache
+def _field_count(cls: type) -> int:
+    return len(dataclasses.fields(cls))
+
+
+def changed(record: R, **changes: Any) -> R:
+    """``record`` with ``changes``: ``dataclasses.replace`` for a state's frozen
+    dataclasses that keep their fields in an instance ``__dict__`` (no slots, no
+    init-only fields, nothing checked in ``__init__``), without its per-field Python
+    steps, since recorders call it for every event: one dict merge in C, several times
+    cheaper than setting each field (profiled in Freunde and Harvest)."""
+    cls: type = type(record)
+    values = {**record.__dict__, **changes}
+    # A name that is no field would have added an entry.
+    if len(values) != _field_count(cls):
+        raise TypeError(f"{cls.__name__} has no field among {sorted(changes)}")
+    new: R = _NEW(cls)
+    _SET(new, "__dict__", values)
+    return new
 
 
 def unchanged(state: S, _event: Any) -> S:

@@ -12,10 +12,10 @@ from typing import Any, TypeVar
 
 from engines.core.deck import bury
 from engines.core.hexgrid import Hex
-from engines.core.recorders import Recorders, unchanged
+from engines.core.recorders import Recorders, changed, unchanged
 from engines.freunde import wire
 from engines.freunde.content import TILES
-from engines.freunde.state import FreundeState, Player, Triple, Turn, changed
+from engines.freunde.state import FreundeState, Player, Triple, Turn
 from proto import freunde_pb2 as pb
 
 __all__ = ["RECORDERS"]

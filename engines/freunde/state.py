@@ -15,8 +15,7 @@ the same.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
-from typing import Any, TypeVar
+from dataclasses import dataclass, field
 
 from engines.core.hexgrid import Edge, Hex
 
@@ -33,7 +32,6 @@ __all__ = [
     "Supply",
     "Triple",
     "Turn",
-    "changed",
 ]
 
 POND: Hex = (0, 0)
@@ -123,29 +121,3 @@ class FreundeState:
     final_scores: tuple[int, ...] = ()
     winners: tuple[int, ...] = ()
     end_reason: str = ""
-
-
-R = TypeVar("R")
-_NEW = object.__new__
-_SET = object.__setattr__
-
-
-def changed(record: R, **changes: Any) -> R:
-    """``record`` with ``changes``: ``dataclasses.replace`` for the plain classes above
-    (no init-only fields, nothing checked in ``__init__``) without its per-field Python
-    steps, since the recorders call it for every event. The classes keep their fields
-    in an instance ``__dict__`` (no ``slots``), so a copy is one dict merge in C, several
-    times cheaper than setting each slot, for a few nanoseconds more per read."""
-    cls = type(record)
-    values = {**record.__dict__, **changes}
-    # A name that is no field would have added an entry.
-    if len(values) != _FIELD_COUNT[cls]:
-        raise TypeError(f"{cls.__name__} has no field among {sorted(changes)}")
-    new = _NEW(cls)
-    _SET(new, "__dict__", values)
-    return new
-
-
-_FIELD_COUNT: dict[type, int] = {
-    cls: len(fields(cls)) for cls in (Turn, Garden, Player, Supply, FreundeState)
-}

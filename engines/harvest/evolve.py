@@ -9,16 +9,15 @@ from __future__ import annotations
 
 from dataclasses import fields
 from functools import cache
-from typing import TypeVar
 
-from engines.core.recorders import Recorders, unchanged
+from engines.core.recorders import Recorders, changed, unchanged
 from engines.harvest.content import content
 from engines.harvest.events import cells_of
 from engines.harvest.rules import phase_order
 from engines.harvest.state import Built, Crop, FinalScore, HarvestState, Player, Step, Task
 from proto import harvest_pb2 as pb
 
-__all__ = ["COUNTED", "RECORDERS", "evolve", "replace"]
+__all__ = ["COUNTED", "RECORDERS", "evolve"]
 
 # Tasks resolved one at a time (each use takes one off ``amount``); every other task
 # is a gain taken all at once.
@@ -42,25 +41,6 @@ COUNTED = frozenset(
     }
 )
 
-_T = TypeVar("_T")
-
-
-_new = object.__new__
-_set = object.__setattr__
-
-
-def replace(obj: _T, **changes: object) -> _T:
-    """``dataclasses.replace`` for the state's own frozen dataclasses, without its
-    per-call checks: a copy of the fields' dict with ``changes`` laid over it (every
-    field of these classes is a plain init field; see ``state``). The dict is copied
-    whole and then set as the new object's (filling a new object's own dict field by
-    field grows it several times: profiled)."""
-    fields = obj.__dict__.copy()
-    fields.update(changes)
-    new = _new(type(obj))
-    _set(new, "__dict__", fields)
-    return new
-
 
 RECORDERS: Recorders[HarvestState] = Recorders(pb.Event)
 
@@ -79,13 +59,13 @@ PHASE_AWAITS = {"sunrise": "choose", "actions": "place", "jaime": "move"}
 
 
 def _player(state: HarvestState, seat: int, **changes: object) -> HarvestState:
-    return _seat(state, seat, replace(state.players[seat], **changes))
+    return _seat(state, seat, changed(state.players[seat], **changes))
 
 
 def _seat(state: HarvestState, seat: int, player: Player, **changes: object) -> HarvestState:
     """The state with ``player`` in ``seat`` and the other ``changes``, in one copy."""
     players = (*state.players[:seat], player, *state.players[seat + 1 :])
-    return replace(state, players=players, **changes)
+    return changed(state, players=players, **changes)
 
 
 def _top_tasks(state: HarvestState, tasks: tuple[Task, ...], **changes: object) -> HarvestState:
@@ -94,8 +74,8 @@ def _top_tasks(state: HarvestState, tasks: tuple[Task, ...], **changes: object) 
 
 
 def _top(state: HarvestState, **changes: object) -> HarvestState:
-    top = replace(state.steps[-1], **changes)
-    return replace(state, steps=(*state.steps[:-1], top))
+    top = changed(state.steps[-1], **changes)
+    return changed(state, steps=(*state.steps[:-1], top))
 
 
 @RECORDERS.on("game_set_up")
@@ -117,7 +97,7 @@ def game_set_up(state: HarvestState, e: pb.GameSetUp) -> HarvestState:
         for d in e.deals
     )
     workshop = tuple(e.workshop)
-    return replace(
+    return changed(
         state,
         seats=e.seats,
         draft=e.draft,
@@ -153,8 +133,8 @@ def turn_began(state: HarvestState, e: pb.TurnBegan) -> HarvestState:
         "position": order.index(e.seat) if e.seat in order else position,
     }
     if e.seat >= 0 and state.players[e.seat].mick_used:
-        return _seat(state, e.seat, replace(state.players[e.seat], mick_used=False), **changes)
-    return replace(state, **changes)
+        return _seat(state, e.seat, changed(state.players[e.seat], mick_used=False), **changes)
+    return changed(state, **changes)
 
 
 # What a grant says, by its wire bytes: a game makes the same few grants again and
@@ -182,8 +162,8 @@ def tasks_granted(state: HarvestState, e: pb.TasksGranted) -> HarvestState:
     if source == "mick":
         state = _player(state, seat, mick_used=True)
     if new_step or not state.steps:
-        step = replace(_STEP, seat=seat, source=source, tasks=tasks, mode=mode, kinds=kinds)
-        return replace(state, steps=(*state.steps, step))
+        step = changed(_STEP, seat=seat, source=source, tasks=tasks, mode=mode, kinds=kinds)
+        return changed(state, steps=(*state.steps, step))
     return _top_tasks(state, state.steps[-1].tasks + tasks)
 
 
@@ -230,9 +210,9 @@ def resources_changed(state: HarvestState, e: pb.ResourcesChanged) -> HarvestSta
 def worker_placed(state: HarvestState, e: pb.WorkerPlaced) -> HarvestState:
     placements = (*state.placements, (e.space, e.seat)) if e.space else state.placements
     if e.seat < 0:
-        return replace(state, placements=placements, gairy_pieces=state.gairy_pieces - 1)
+        return changed(state, placements=placements, gairy_pieces=state.gairy_pieces - 1)
     p = state.players[e.seat]
-    return _seat(state, e.seat, replace(p, pieces=p.pieces - 1), placements=placements, awaiting="")
+    return _seat(state, e.seat, changed(p, pieces=p.pieces - 1), placements=placements, awaiting="")
 
 
 @RECORDERS.on("crop_placed")
@@ -241,7 +221,7 @@ def crop_placed(state: HarvestState, e: pb.CropPlaced) -> HarvestState:
     cells = cells_of(e.cells)
     if e.crop == "blueberry":
         crops = tuple(
-            replace(c, berry=True) if c.kind == "bush" and c.cells & cells else c for c in p.crops
+            changed(c, berry=True) if c.kind == "bush" and c.cells & cells else c for c in p.crops
         )
     else:
         crops = (*p.crops, Crop(e.crop, cells))
@@ -254,7 +234,7 @@ def crop_placed(state: HarvestState, e: pb.CropPlaced) -> HarvestState:
 @RECORDERS.on("crops_harvested")
 def crops_harvested(state: HarvestState, e: pb.CropsHarvested) -> HarvestState:
     p = state.players[e.seat]
-    kept = tuple(replace(c, berry=False) for c in p.crops if c.kind == "bush")
+    kept = tuple(changed(c, berry=False) for c in p.crops if c.kind == "bush")
     return _player(state, e.seat, crops=kept)
 
 
@@ -270,7 +250,7 @@ def _revealed(state: HarvestState, building: str, slot: int) -> HarvestState:
     workshop = list(state.workshop)
     if slot >= 0:
         workshop[slot] = building
-    return replace(
+    return changed(
         state,
         workshop=tuple(workshop),
         revealed_buildings=state.revealed_buildings | {building},
@@ -283,7 +263,7 @@ def building_built(state: HarvestState, e: pb.BuildingBuilt) -> HarvestState:
     workshop[e.slot] = ""
     cells = cells_of(e.cells)
     p = state.players[e.seat]
-    state = replace(state, workshop=tuple(workshop))
+    state = changed(state, workshop=tuple(workshop))
     return _player(
         state,
         e.seat,
@@ -296,8 +276,8 @@ def building_built(state: HarvestState, e: pb.BuildingBuilt) -> HarvestState:
 def step_finished(state: HarvestState, e: pb.StepFinished) -> HarvestState:
     steps = state.steps[:-1]
     if steps:
-        return replace(state, steps=steps)
-    return replace(state, steps=steps, turn=-1, awaiting="", done=state.done | {e.seat})
+        return changed(state, steps=steps)
+    return changed(state, steps=steps, turn=-1, awaiting="", done=state.done | {e.seat})
 
 
 @RECORDERS.on("piece_moved")
@@ -305,7 +285,7 @@ def piece_moved(state: HarvestState, e: pb.PieceMoved) -> HarvestState:
     placements = list(state.placements)
     placements.remove((e.from_space, e.seat))
     placements.append((e.to_space, e.seat))
-    return replace(state, placements=tuple(placements), awaiting="")
+    return changed(state, placements=tuple(placements), awaiting="")
 
 
 @RECORDERS.on("round_ended")
@@ -314,8 +294,8 @@ def round_ended(state: HarvestState, e: pb.RoundEnded) -> HarvestState:
     left = state.market_left
     if e.market_large in dict(c.market_large):
         left -= 1
-    players = tuple(replace(p, pieces=c.pieces) for p in state.players)
-    return replace(
+    players = tuple(changed(p, pieces=c.pieces) for p in state.players)
+    return changed(
         state,
         phase="sunset",
         round=e.next_round,
@@ -336,14 +316,14 @@ def round_ended(state: HarvestState, e: pb.RoundEnded) -> HarvestState:
 
 @RECORDERS.on("workshop_shifted")
 def workshop_shifted(state: HarvestState, e: pb.WorkshopShifted) -> HarvestState:
-    return replace(state, workshop=tuple(e.workshop))
+    return changed(state, workshop=tuple(e.workshop))
 
 
 @RECORDERS.on("game_finished")
 def game_finished(state: HarvestState, e: pb.GameFinished) -> HarvestState:
     names = [f.name for f in fields(FinalScore)]
     final = tuple(FinalScore(**{name: getattr(s, name) for name in names}) for s in e.scores)
-    return replace(
+    return changed(
         state, phase="finished", turn=-1, awaiting="", final=final, winners=tuple(e.winners)
     )
 
@@ -351,16 +331,16 @@ def game_finished(state: HarvestState, e: pb.GameFinished) -> HarvestState:
 @RECORDERS.on("start_kept")
 def start_kept(state: HarvestState, e: pb.StartKept) -> HarvestState:
     state = _player(state, e.seat, character=e.character, farmhouse=e.farmhouse)
-    return replace(state, done=state.done | {e.seat})
+    return changed(state, done=state.done | {e.seat})
 
 
 @RECORDERS.on("starts_revealed")
 def starts_revealed(state: HarvestState, e: pb.StartsRevealed) -> HarvestState:
     players = tuple(
-        replace(p, character=c, farmhouse=f)
+        changed(p, character=c, farmhouse=f)
         for p, c, f in zip(state.players, e.characters, e.farmhouses, strict=True)
     )
-    return replace(state, players=players)
+    return changed(state, players=players)
 
 
 @RECORDERS.on("draft_picked")
@@ -372,13 +352,13 @@ def draft_picked(state: HarvestState, e: pb.DraftPicked) -> HarvestState:
         character=e.character or p.character,
         farmhouse=e.farmhouse or p.farmhouse,
     )
-    return replace(state, draft_picks=state.draft_picks + 1)
+    return changed(state, draft_picks=state.draft_picks + 1)
 
 
 @RECORDERS.on("sunrise_revealed")
 def sunrise_revealed(state: HarvestState, e: pb.SunriseRevealed) -> HarvestState:
     order = tuple(sorted(range(state.seats), key=lambda s: state.players[s].sunrise))
-    return replace(
+    return changed(
         state,
         phase="sunrise",
         round=e.round,
@@ -396,12 +376,12 @@ def sunrise_revealed(state: HarvestState, e: pb.SunriseRevealed) -> HarvestState
 def sunrise_taken(state: HarvestState, e: pb.SunriseTaken) -> HarvestState:
     old = state.players[e.seat].sunrise
     display = tuple(old if t == e.tile else t for t in state.display)
-    return replace(_player(state, e.seat, sunrise=e.tile), display=display, awaiting="")
+    return changed(_player(state, e.seat, sunrise=e.tile), display=display, awaiting="")
 
 
 @RECORDERS.on("gairy_tile_drawn")
 def gairy_tile_drawn(state: HarvestState, e: pb.GairyTileDrawn) -> HarvestState:
-    return replace(state, gairy_revealed=state.gairy_revealed | {e.tile})
+    return changed(state, gairy_revealed=state.gairy_revealed | {e.tile})
 
 
 @RECORDERS.on("crop_returned")

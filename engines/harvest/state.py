@@ -1,8 +1,9 @@
 """Harvest's state: plain frozen data, changed only by ``evolve``.
 
 The classes that change on every event (the table, a player, a step, a crop) keep
-their fields in ``__dict__`` rather than slots, so ``evolve.replace`` copies one in a
-single dict update (profiled: copying field by field was the hottest call of a game).
+their fields in ``__dict__`` rather than slots, so the kit's ``recorders.changed``
+copies one in a single dict update (profiled: copying field by field was the hottest
+call of a game).
 
 No stack or deck order is kept: building, sunrise, market and Gairy tiles are drawn
 from unordered pools when they are revealed (each draw recorded in its event), which

@@ -14,7 +14,7 @@ from engines.core.bots import RandomBot
 from engines.core.contract import TableConfig
 from engines.core.game import Game, Move, MoveWords, menus, plain_words
 from engines.core.play import Table, fold
-from engines.core.recorders import Recorders
+from engines.core.recorders import Recorders, changed
 from engines.core.redaction import BY_INDEX, Redaction, Secret
 from engines.core.testing import conformance, given
 from engines.freunde.engine import ENGINE as FREUNDE
@@ -267,3 +267,17 @@ def test_a_game_without_advance_records_its_events_without_remembering_them() ->
     assert not RECORDERS._recent
     assert state == fold(goofspiel.ENGINE, events)
     assert RECORDERS._recent
+
+
+def test_changed_copies_a_record_with_new_fields_and_refuses_a_name_that_is_no_field() -> None:
+    @dataclasses.dataclass(frozen=True)
+    class Pond:
+        fish: int = 0
+        frogs: tuple[int, ...] = ()
+
+    pond = Pond(3, (1,))
+    fuller = changed(pond, fish=4)
+    assert fuller == Pond(4, (1,)) and pond == Pond(3, (1,))
+    assert changed(fuller, frogs=()).frogs == () and fuller.frogs == (1,)
+    with pytest.raises(TypeError, match="no field among"):
+        changed(pond, fishes=5)
