@@ -89,9 +89,13 @@ class Scheduler:
                 if pause > 0:
                     woken = self.plans.wait(marks, pause) if marks is not None else None
                     await sleep_or_wake(stop, pause, woken)
-            except (RedisError, OSError) as trouble:
+            except (RedisError, OSError, AttributeError, RuntimeError) as trouble:
                 # Nothing was taken out of a due set without reaching the inbox: go on later.
-                log.warning("scheduler.redis_unavailable", error=str(trouble))
+                # redis-py's cluster client, when a primary fails over while it reconnects,
+                # raises AttributeError (a writer already gone) or RuntimeError (uvloop: a
+                # closed transport) instead of a ConnectionError; the scheduler died of it
+                # in the failover test.
+                log.warning("scheduler.redis_unavailable", error=repr(trouble))
                 marks = None
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(stop.wait(), 1)
