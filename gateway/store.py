@@ -40,21 +40,38 @@ LOOK_AGAIN_S = 0.1
 
 @dataclass(frozen=True, slots=True)
 class ReadModel:
-    """One projected document and the table version it reflects."""
+    """One projected document, as the canonical JSON text stored, and the table version it
+    reflects. The busiest read sends the text on as it is (never parsed); ``data`` parses it."""
 
     version: int
-    data: dict[str, Any]
+    text: bytes
+
+    @property
+    def data(self) -> dict[str, Any]:
+        parsed: dict[str, Any] = json.loads(self.text)
+        return parsed
 
 
 def _read_model(raw: dict[Any, Any] | None) -> ReadModel | None:
-    """A read model's hash as stored by the projector; None when missing or damaged."""
+    """A read model's hash as stored by the projector; None when missing or damaged (its
+    version unreadable, its text not a JSON object's bounds)."""
     if not raw:
         return None
-    fields = {_decode(k): _decode(v) for k, v in raw.items()}
-    try:
-        return ReadModel(int(fields["version"]), json.loads(fields["json"]))
-    except (KeyError, ValueError):
+    version, text = _field(raw, b"version"), _field(raw, b"json")
+    if version is None or text is None or not (text.startswith(b"{") and text.endswith(b"}")):
         return None
+    try:
+        return ReadModel(int(version), text)
+    except ValueError:
+        return None
+
+
+def _field(raw: dict[Any, Any], name: bytes) -> bytes | None:
+    """A hash field as bytes, from a client that decodes replies or one that does not."""
+    value = raw.get(name)
+    if value is None:
+        value = raw.get(name.decode())
+    return value.encode() if isinstance(value, str) else value
 
 
 def read_models_of(model: Any, status: Any) -> tuple[ReadModel | None, ReadModel | None]:
