@@ -27,9 +27,8 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import structlog
-from redis.exceptions import RedisError
 
-from services.eventstore import ShardKeys, player_feed_key, shard_of
+from services.eventstore import ShardKeys, is_redis_trouble, player_feed_key, shard_of
 from services.notifications import player_shard
 
 __all__ = ["LiveFeeds", "SharedCalls", "StreamSlots", "TableWatch", "live_players", "live_tables"]
@@ -101,7 +100,9 @@ class _FeedReader:
                 if not self.armed.is_set():
                     await self._arm()
                 await self._read_once()
-            except (RedisError, OSError) as trouble:
+            except Exception as trouble:
+                if not is_redis_trouble(trouble):
+                    raise
                 log.warning("live.reader_failed", feed=self.feed, error=str(trouble))
                 self.armed.clear()
                 # Whatever happened while Redis was away, the subscribers read it again.
