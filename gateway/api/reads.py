@@ -51,7 +51,8 @@ async def view_for(
     """The caller's view from the read models, no older than ``min_version``; ``views``:
     the read models read with the rate limits, used when they are the caller's.
 
-    The projector is waited for at most ``read_wait_seconds``; if it is still behind (or
+    The projector is waited for at most ``read_wait_seconds`` (woken when it writes the
+    table: :class:`gateway.live.Projections`); if it is still behind (or
     its view and status disagree on the version), the engine service answers instead,
     so a read never returns anything older than what the caller asked for.
     """
@@ -64,7 +65,12 @@ async def view_for(
         model, status = read or await store.read_models(caller.table_id, name)
     else:
         model, status = await store.read_models_at_least(
-            caller.table_id, name, min_version, gateway.settings.read_wait_seconds, read
+            caller.table_id,
+            name,
+            min_version,
+            gateway.settings.read_wait_seconds,
+            gateway.projections,
+            read,
         )
     if model is not None and status is not None and status.version == model.version:
         return ViewAt(model.version, model.data, _status(caller, model.version, status.data))

@@ -17,6 +17,8 @@ from services.eventstore.durability import Durability, DurabilityMode, server_su
 from services.eventstore.groups import forget_idle_consumers
 from services.eventstore.keys import (
     APPS_KEY,
+    PROJECTED_KEPT,
+    PROJECTED_KEY,
     PROJECTOR_LAG_KEY,
     WEBHOOKS_DUE_KEY,
     WEBHOOKS_DUE_WAKE_KEY,
@@ -57,6 +59,8 @@ from services.eventstore.trim import StreamTrimmer
 
 __all__ = [
     "APPS_KEY",
+    "PROJECTED_KEPT",
+    "PROJECTED_KEY",
     "PROJECTOR_LAG_KEY",
     "RECONNECT_RETRY",
     "STORE_UNAVAILABLE",

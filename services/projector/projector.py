@@ -30,6 +30,10 @@ second per feed). A finished table's read models, snapshot, command ids and lobb
 expire after ``finished_ttl_s`` (:mod:`services.projector.retention`); the periodic
 sweep runs about once a second.
 
+Wake-ups. With a batch's acknowledgements the projector adds one entry to ``bw:projected``
+(table id -> version, for the tables whose read models it moved), which the gateways follow
+to answer reads waiting for a version (``?min_version``) the moment it is there.
+
 ``rebuild()`` drops every read model and writes them again from the table logs; the
 result is byte-identical to the incremental one because both render the state at the
 same head version with the same functions.
@@ -63,6 +67,8 @@ from engines.core.control import (
 )
 from proto import common_pb2
 from services.eventstore import (
+    PROJECTED_KEPT,
+    PROJECTED_KEY,
     PROJECTOR_LAG_KEY,
     Durability,
     EventStore,
@@ -396,7 +402,7 @@ class Projector:
                 models, turns = advanced
                 writes.append(_Write(self.store.keys(table_id), games[table_id], models, turns))
         try:
-            await self._write_all(writes)
+            written = await self._write_all(writes)
         except BaseException:
             # What was cached may not be stored: the retry must read what is.
             for write in writes:
@@ -404,9 +410,17 @@ class Projector:
             raise
         for game in sorted(set(games.values())):
             await self._lobby_durable(game)
+        # Table id -> version: what wakes the reads waiting for these versions.
+        projected: dict[Any, Any] = {
+            w.keys.table_id: w.models.version
+            for w, done in zip(writes, written, strict=True)
+            if done
+        }
         async with self.redis.pipeline(transaction=False) as pipe:
             for stream, batch in found:
                 pipe.xack(stream, self.group, *[entry_id for entry_id, _ in batch])
+            if projected:
+                pipe.xadd(PROJECTED_KEY, projected, maxlen=PROJECTED_KEPT, approximate=True)
             await pipe.execute()
         for stream, _ in found:
             self.trimmer.acknowledged(stream)
