@@ -31,9 +31,14 @@ from typing import Any, TypeVar
 
 import structlog
 from cachetools import LRUCache
-from redis.exceptions import RedisError
 
-from services.eventstore import PROJECTED_KEY, ShardKeys, player_feed_key, shard_of
+from services.eventstore import (
+    PROJECTED_KEY,
+    ShardKeys,
+    is_redis_trouble,
+    player_feed_key,
+    shard_of,
+)
 from services.notifications import player_shard
 
 __all__ = [
@@ -113,7 +118,9 @@ class _FeedReader:
                 if not self.armed.is_set():
                     await self._arm()
                 await self._read_once()
-            except (RedisError, OSError) as trouble:
+            except Exception as trouble:
+                if not is_redis_trouble(trouble):
+                    raise
                 log.warning("live.reader_failed", feed=self.feed, error=str(trouble))
                 self.armed.clear()
                 # Whatever happened while Redis was away, the subscribers read it again.
@@ -261,7 +268,9 @@ class Projections:
                     self._last = _text(newest[0][0]) if newest else "0-0"
                     self.armed.set()
                 await self._read_once(self._last)
-            except (RedisError, OSError) as trouble:
+            except Exception as trouble:
+                if not is_redis_trouble(trouble):
+                    raise
                 log.warning("live.projections_failed", error=str(trouble))
                 # Entries may have gone by meanwhile: every waiter reads again.
                 self._last = None

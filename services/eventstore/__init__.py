@@ -10,6 +10,8 @@ from services.eventstore.connection import (
     AnyRedis,
     connect,
     is_cluster,
+    is_redis_trouble,
+    is_store_unavailable,
 )
 from services.eventstore.durability import Durability, DurabilityMode, server_supports_waitaof
 from services.eventstore.groups import forget_idle_consumers
@@ -96,6 +98,8 @@ __all__ = [
     "engine_consumers_key",
     "forget_idle_consumers",
     "is_cluster",
+    "is_redis_trouble",
+    "is_store_unavailable",
     "player_feed_key",
     "player_notifications_key",
     "player_notified_key",

@@ -52,7 +52,7 @@ from typing import Any
 
 from cachetools import LRUCache
 from redis.asyncio.cluster import RedisCluster
-from redis.exceptions import RedisError, ResponseError
+from redis.exceptions import ResponseError
 
 import engines
 from engines.core.canonical import canonical_json
@@ -80,6 +80,7 @@ from services.eventstore import (
     StreamTrimmer,
     TableNotFound,
     forget_idle_consumers,
+    is_redis_trouble,
     run_scripts,
 )
 from services.eventstore.durability import Waits, waits_for
@@ -283,7 +284,9 @@ class Projector:
                     await self.sweep()
                 await self.step()
                 await self.trimmer.trim_due()
-            except (RedisError, OSError, NotDurable) as trouble:
+            except Exception as trouble:
+                if not (is_redis_trouble(trouble) or isinstance(trouble, NotDurable)):
+                    raise
                 # Redis restarting or failing over: nothing is acknowledged, so wait and go on.
                 log.warning("projector.redis_unavailable", error=str(trouble))
                 await asyncio.sleep(1)
@@ -388,9 +391,9 @@ class Projector:
                 except engines.UnknownGame:
                     log.error("projector.unknown_game", game=games[table_id])
                     continue
-                except RedisError:
-                    raise
-                except Exception:
+                except Exception as failed:
+                    if is_redis_trouble(failed):
+                        raise
                     # One table's broken view must not stop every other table's; its next
                     # event finds the gap and tries again from the log.
                     log.exception("projector.table_failed")
