@@ -8,6 +8,12 @@ it saw (:class:`WakeStreams`). A member put in later than the earliest is due no
 than it, so the sleep ends in time without a wake-up. The sleep is capped, so a wake-up lost
 in a failover delays nothing by more than the cap. Used by the scheduler (control commands)
 and the notifier's webhook sender (deliveries).
+
+The same wake-up streams end the sleep of a consumer of streams of every shard on a Redis
+Cluster, which cannot block on streams of several slots in one read: the writers of those
+streams add an entry to one wake-up stream (:class:`Waker`) after their writes, and the
+consumer, when its reads found nothing, blocks on it (:class:`Sleeper`) instead of polling.
+On one server the consumer blocks on the streams themselves and nothing is written.
 """
 
 from __future__ import annotations
@@ -17,7 +23,21 @@ import contextlib
 from collections.abc import Awaitable, Sequence
 from typing import Any
 
-__all__ = ["WAKES_KEPT", "WAKE_IF_EARLIER", "WakeStreams", "pause_ms", "sleep_or_wake"]
+from redis.asyncio.cluster import RedisCluster
+
+from services.logs import get_logger
+
+__all__ = [
+    "WAKES_KEPT",
+    "WAKE_IF_EARLIER",
+    "Sleeper",
+    "WakeStreams",
+    "Waker",
+    "pause_ms",
+    "sleep_or_wake",
+]
+
+log = get_logger("wakeups")
 
 # How many entries a wake-up stream keeps (a sleeper reads only the newest).
 WAKES_KEPT = 100
@@ -61,6 +81,71 @@ class WakeStreams:
                 name = stream.decode() if isinstance(stream, bytes) else str(stream)
                 marks[name] = entries[-1][0]
         return bool(reply)
+
+
+class Waker:
+    """Wakes the cluster consumers of some streams after writes to them (one server: does
+    nothing). :meth:`wake` returns at once: the entry is added in the background, so a
+    write's reply waits for no other node; wake-ups asked for while one is on its way are
+    one more entry after it, so under load the stream takes one entry a round trip, not one
+    a write. A wake-up lost (a failover, a timeout) delays the consumers by at most their cap."""
+
+    def __init__(self, redis: Any, stream: str) -> None:
+        self.redis = redis
+        self.stream = stream
+        self.enabled = isinstance(redis, RedisCluster)
+        self._sending: asyncio.Task[None] | None = None
+        self._again = False
+
+    def wake(self) -> None:
+        """Add an entry after every write that has been answered by now."""
+        if not self.enabled:
+            return
+        if self._sending is not None:
+            # The entry on its way may have been added before the write this follows.
+            self._again = True
+            return
+        self._sending = asyncio.create_task(self._send())
+
+    async def _send(self) -> None:
+        try:
+            again = True
+            while again:
+                self._again = False
+                await self.redis.xadd(self.stream, {"w": 1}, maxlen=WAKES_KEPT, approximate=True)
+                again = self._again
+        except Exception as lost:
+            log.warning("wake.lost", stream=self.stream, error=str(lost))
+        finally:
+            self._sending = None
+
+
+class Sleeper:
+    """How a consumer of streams of several slots waits on a cluster between reads that
+    found nothing: :meth:`mark` before each read, :meth:`sleep` after one that found
+    nothing; woken by an entry its writers' :class:`Waker` added after the mark, at the
+    latest after the cap."""
+
+    def __init__(self, redis: Any, stream: str) -> None:
+        self._wakes = WakeStreams(redis, [stream])
+        self._marks: dict[str, bytes] | None = None
+
+    async def mark(self) -> None:
+        """Note the wake-up stream's newest entry unless a mark is held already: an older
+        mark only wakes the next sleep at once, once (a read then finds nothing or more)."""
+        if self._marks is None:
+            self._marks = await self._wakes.marks()
+
+    async def sleep(self, cap_ms: int) -> bool:
+        """Wait for an entry after the mark, ``cap_ms`` at most; whether one came."""
+        if self._marks is None:
+            raise RuntimeError("a sleep needs a mark taken before the reads")
+        try:
+            return await self._wakes.wait(self._marks, cap_ms)
+        except BaseException:
+            # Maybe a failover: the stream may now end before the mark; take a new one.
+            self._marks = None
+            raise
 
 
 def pause_ms(next_ms: int | None, now_ms: int, cap_ms: int) -> int:

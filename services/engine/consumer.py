@@ -35,6 +35,12 @@ engine never writes into another game's table, and the table's own command ids s
 Growth. Acknowledged entries are trimmed from the inbox once every game's group has
 acknowledged them (:class:`~services.eventstore.StreamTrimmer`); the dead-letter stream
 keeps the newest ``dead_letters_max`` entries per shard, the oldest dropped first.
+
+Waiting. On one server a consumer blocks in one read on every inbox it holds. A Redis
+Cluster cannot block on streams of several slots in one read: there it reads each inbox
+without blocking and, when none had anything, sleeps on ``bw:inboxes:wake``
+(:class:`services.wakeups.Sleeper`), which the scheduler writes after it fires; a writer
+that does not write it (or a wake-up lost in a failover) is read within ``block_ms``.
 """
 
 from __future__ import annotations
@@ -60,6 +66,7 @@ from proto import common_pb2
 from services.engine.host import TableHost
 from services.engine.refusals import Refused
 from services.eventstore import (
+    INBOXES_WAKE_KEY,
     CommandApplied,
     CommandIdReused,
     CommandKey,
@@ -70,6 +77,7 @@ from services.eventstore import (
     forget_idle_consumers,
 )
 from services.logs import bind, get_logger
+from services.wakeups import Sleeper
 
 __all__ = [
     "CommandConsumer",
@@ -204,6 +212,7 @@ class CommandConsumer:
         self._move_to_dead = redis.register_script(_DEAD_LETTER)
         self._renewed_at = -math.inf
         self._cluster = isinstance(redis, RedisCluster)
+        self._sent = Sleeper(redis, INBOXES_WAKE_KEY)
         # A blocking read must end well before the lease needs renewing.
         self._block_ms = max(1, min(self.settings.block_ms, self.settings.lease_ms // 4))
 
@@ -324,14 +333,16 @@ class CommandConsumer:
         by_stream = {shard.keys.cmd.encode(): shard for shard in readable}
         count = self.settings.batch
         if self._cluster:
-            # A cluster cannot read streams of several slots in one call.
+            # A cluster cannot read streams of several slots in one call: read each without
+            # blocking, and when none had anything sleep until a writer wakes us.
+            await self._sent.mark()
             async with self.redis.pipeline(transaction=False) as pipe:
                 for shard in readable:
                     pipe.xreadgroup(self.group, self.name, {shard.keys.cmd: ">"}, count=count)
                 replies = await pipe.execute()
             found = [(stream, entries) for reply in replies for stream, entries in reply or []]
             if not found:
-                await asyncio.sleep(min(self.settings.poll_ms, self._block_for(readable)) / 1000)
+                await self._sent.sleep(self._block_for(readable))
         else:
             streams = {shard.keys.cmd: ">" for shard in readable}
             reply = await self.redis.xreadgroup(

@@ -17,6 +17,9 @@ from services.eventstore.durability import Durability, DurabilityMode, server_su
 from services.eventstore.groups import forget_idle_consumers
 from services.eventstore.keys import (
     APPS_KEY,
+    FEEDS_WAKE_KEY,
+    INBOXES_WAKE_KEY,
+    NOTIFY_WAKE_KEY,
     PROJECTED_KEPT,
     PROJECTED_KEY,
     PROJECTOR_LAG_KEY,
@@ -59,6 +62,9 @@ from services.eventstore.trim import StreamTrimmer
 
 __all__ = [
     "APPS_KEY",
+    "FEEDS_WAKE_KEY",
+    "INBOXES_WAKE_KEY",
+    "NOTIFY_WAKE_KEY",
     "PROJECTED_KEPT",
     "PROJECTED_KEY",
     "PROJECTOR_LAG_KEY",

@@ -12,6 +12,9 @@ from dataclasses import dataclass
 
 __all__ = [
     "APPS_KEY",
+    "FEEDS_WAKE_KEY",
+    "INBOXES_WAKE_KEY",
+    "NOTIFY_WAKE_KEY",
     "PROJECTED_KEPT",
     "PROJECTED_KEY",
     "PROJECTOR_LAG_KEY",
@@ -45,6 +48,16 @@ PROJECTOR_LAG_KEY = "bw:projector:lag"
 # is there instead of polling. Capped by length: a reader only follows the newest.
 PROJECTED_KEY = "bw:projected"
 PROJECTED_KEPT = 1000
+
+# Streams that wake, on a Redis Cluster, the consumers of the streams of every shard, which
+# cannot block on streams of several slots in one read (services.wakeups): one entry after
+# writes to shard feeds (the projector's), to command inboxes (the engine services'
+# consumers'), to turns streams or seating feeds (the notifier's). Each is one key, so one
+# slot; capped by length. On one server nobody writes them: the consumers block on the
+# streams themselves.
+FEEDS_WAKE_KEY = "bw:feeds:wake"
+INBOXES_WAKE_KEY = "bw:inboxes:wake"
+NOTIFY_WAKE_KEY = "bw:notify:wake"
 
 
 def rate_limit_key(budget: str, who: str, amount: int, seconds: int) -> str:

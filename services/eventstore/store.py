@@ -8,7 +8,8 @@ Writes
     the command's outcome together. A stale writer gets :class:`VersionConflict` and
     nothing is written; a repeated command id gets its first outcome back and nothing is
     written. All keys of one script share the shard's hash tag, so this holds on Redis
-    Cluster too.
+    Cluster too. There a write is followed, in the background, by an entry in
+    ``bw:feeds:wake``, which wakes the projector (:class:`services.wakeups.Waker`).
 
 Idempotency
     Command ids belong to the seat that sent them (:class:`CommandKey`): the outcome is
@@ -58,7 +59,7 @@ from engines.core.hashchain import sealed_hash
 from proto import common_pb2
 from services.eventstore.connection import AnyRedis
 from services.eventstore.durability import Durability, Waits, server_supports_waitaof, waits_for
-from services.eventstore.keys import Keys, ShardKeys, command_field, shard_of
+from services.eventstore.keys import FEEDS_WAKE_KEY, Keys, ShardKeys, command_field, shard_of
 from services.eventstore.model import (
     Appended,
     CommandApplied,
@@ -72,6 +73,7 @@ from services.eventstore.model import (
     VersionConflict,
 )
 from services.eventstore.pipelined import AutoPipeline, ScriptCall
+from services.wakeups import Waker
 
 __all__ = ["EventStore"]
 
@@ -156,6 +158,8 @@ class EventStore:
         # With waits after each write, each write keeps
         # its own connection for them, so those go alone.
         self._batched = AutoPipeline(redis)
+        # On a cluster the projector cannot block on every shard feed: it sleeps on this.
+        self._feeds_written = Waker(redis, FEEDS_WAKE_KEY)
 
     def keys(self, table_id: str) -> Keys:
         return Keys(shard=shard_of(table_id, self.shards), table_id=table_id)
@@ -214,6 +218,7 @@ class EventStore:
         )
         if reply[0] == b"exists":
             raise TableExists(meta.table_id)
+        self._feeds_written.wake()
         return created
 
     async def append(
@@ -256,6 +261,7 @@ class EventStore:
         )
         status = reply[0]
         if status == b"ok":
+            self._feeds_written.wake()
             return applied
         if status == b"missing":
             raise TableNotFound(table_id)

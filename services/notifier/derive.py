@@ -3,7 +3,10 @@
 The notifier reads every turns stream ``bw:{s<n>}:turns`` and every seating feed
 ``bw:{s<n>}:seating:feed`` (each seating change) in the consumer group ``notifier``, so
 its replicas share the work and an entry a dead replica read is taken over
-(``XAUTOCLAIM``) after ``reclaim_idle_ms``.
+(``XAUTOCLAIM``) after ``reclaim_idle_ms``. On a Redis Cluster, which cannot block on
+streams of several slots in one read, it sleeps between empty reads on ``bw:notify:wake``,
+written by the projector after turn changes and by seating changes (at most ``block_ms``,
+should a wake-up be lost).
 
 Turn changes: the projector, which folds every command's events for the views, publishes
 the game's outcome before and after each command that made someone new to act or ended
@@ -38,6 +41,7 @@ from redis.exceptions import ResponseError
 
 from engines.core.contract import Outcome
 from services.eventstore import (
+    NOTIFY_WAKE_KEY,
     EventStore,
     ShardKeys,
     StreamTrimmer,
@@ -58,6 +62,7 @@ from services.notifications import (
 from services.notifications.turns import TurnChange
 from services.players import AppRegistry, app_user_of
 from services.seating import OPEN, Roster, RosterStore
+from services.wakeups import Sleeper
 
 __all__ = ["NOTIFIER_GROUP", "Deriver", "seat_changes", "turn_changes"]
 
@@ -202,7 +207,6 @@ class Deriver:
         name: str | None = None,
         batch: int = 200,
         block_ms: int = 1000,
-        poll_ms: int = 50,
         reclaim_every_s: float = 5.0,
         reclaim_idle_ms: int = 30_000,
         cache_size: int = 5_000,
@@ -216,7 +220,6 @@ class Deriver:
         self.name = name or f"{socket.gethostname()}-{os.getpid()}-{os.urandom(3).hex()}"
         self.batch = batch
         self.block_ms = block_ms
-        self.poll_ms = poll_ms
         self.reclaim_every_s = reclaim_every_s
         self.reclaim_idle_ms = reclaim_idle_ms
         self.published = 0
@@ -225,6 +228,7 @@ class Deriver:
         self.trimmer = StreamTrimmer(self.redis)
         self._rosters: LRUCache[str, Roster] = LRUCache(maxsize=cache_size)
         self._cluster = isinstance(self.redis, RedisCluster)
+        self._fed = Sleeper(self.redis, NOTIFY_WAKE_KEY)
         self._reclaimed_at = 0.0
         self._forgot_at = 0.0
 
@@ -298,14 +302,16 @@ class Deriver:
 
     async def _read(self) -> list[tuple[str, list[Any]]]:
         if self._cluster:
-            # A cluster cannot read streams of several slots in one call.
+            # A cluster cannot read streams of several slots in one call: read each without
+            # blocking, and when none had anything sleep until a writer wakes us.
+            await self._fed.mark()
             async with self.redis.pipeline(transaction=False) as pipe:
                 for stream in self.streams:
                     pipe.xreadgroup(self.group, self.name, {stream: ">"}, count=self.batch)
                 replies: list[Any] = await pipe.execute()
             found = [(_text(s), e) for reply in replies for s, e in reply or []]
             if not any(entries for _, entries in found):
-                await asyncio.sleep(self.poll_ms / 1000)
+                await self._fed.sleep(self.block_ms)
             return found
         reply: Any = await self.redis.xreadgroup(
             self.group,

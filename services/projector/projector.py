@@ -32,7 +32,11 @@ sweep runs about once a second.
 
 Wake-ups. With a batch's acknowledgements the projector adds one entry to ``bw:projected``
 (table id -> version, for the tables whose read models it moved), which the gateways follow
-to answer reads waiting for a version (``?min_version``) the moment it is there.
+to answer reads waiting for a version (``?min_version``) the moment it is there. On a
+Redis Cluster, which cannot block on the feeds of several slots in one read, the projector
+sleeps between empty reads on ``bw:feeds:wake``, which the event store writes after appends
+(at most ``block_ms``, should a wake-up be lost), and wakes the notifier through
+``bw:notify:wake`` when it published turn changes.
 
 ``rebuild()`` drops every read model and writes them again from the table logs; the
 result is byte-identical to the incremental one because both render the state at the
@@ -67,6 +71,8 @@ from engines.core.control import (
 )
 from proto import common_pb2
 from services.eventstore import (
+    FEEDS_WAKE_KEY,
+    NOTIFY_WAKE_KEY,
     PROJECTED_KEPT,
     PROJECTED_KEY,
     PROJECTOR_LAG_KEY,
@@ -97,6 +103,7 @@ from services.projector.lobby import Lobby
 from services.projector.retention import FINISHED_TTL_S, Retention
 from services.scheduler.due import DuePlans
 from services.seating import OPEN, RosterStore
+from services.wakeups import WAKES_KEPT, Sleeper
 
 __all__ = ["LAG_KEY", "PROJECTOR_GROUP", "Projector", "ReadModels", "render"]
 
@@ -218,7 +225,6 @@ class Projector:
         name: str | None = None,
         batch: int = 500,
         block_ms: int = 1000,
-        poll_ms: int = 50,
         cache_size: int = 10_000,
         lag_every_s: float = 5.0,
         reclaim_idle_ms: int = 30_000,
@@ -234,7 +240,6 @@ class Projector:
         self.name = name or f"{socket.gethostname()}-{os.getpid()}-{os.urandom(3).hex()}"
         self.batch = batch
         self.block_ms = block_ms
-        self.poll_ms = poll_ms
         self.lag_every_s = lag_every_s
         self.reclaim_idle_ms = reclaim_idle_ms
         self.processed = 0
@@ -250,6 +255,7 @@ class Projector:
         self.durability = durability or Durability()
         self._waits: Waits | None = None
         self._cluster = isinstance(self.redis, RedisCluster)
+        self._fed = Sleeper(self.redis, FEEDS_WAKE_KEY)
         self._lag_at = 0.0
         self.sweep_every_s = sweep_every_s
         self._swept_at = 0.0
@@ -339,14 +345,16 @@ class Projector:
 
     async def _read(self, streams: Sequence[str], start: str) -> list[tuple[str, list[Any]]]:
         if self._cluster:
-            # A cluster cannot read streams of several slots in one call.
+            # A cluster cannot read streams of several slots in one call: read each without
+            # blocking, and when none had anything sleep until an append wakes us.
+            await self._fed.mark()
             async with self.redis.pipeline(transaction=False) as pipe:
                 for stream in streams:
                     pipe.xreadgroup(self.group, self.name, {stream: start}, count=self.batch)
                 replies: list[Any] = await pipe.execute()
             found = [(_text(s), e) for reply in replies for s, e in reply or []]
             if not any(entries for _, entries in found) and start == ">":
-                await asyncio.sleep(self.poll_ms / 1000)
+                await self._fed.sleep(self.block_ms)
             return found
         reply: Any = await self.redis.xreadgroup(
             self.group,
@@ -416,11 +424,15 @@ class Projector:
             for w, done in zip(writes, written, strict=True)
             if done
         }
+        turned = any(w.turns for w, done in zip(writes, written, strict=True) if done)
         async with self.redis.pipeline(transaction=False) as pipe:
             for stream, batch in found:
                 pipe.xack(stream, self.group, *[entry_id for entry_id, _ in batch])
             if projected:
                 pipe.xadd(PROJECTED_KEY, projected, maxlen=PROJECTED_KEPT, approximate=True)
+            if self._cluster and turned:
+                # The notifier cannot block on every turns stream of a cluster.
+                pipe.xadd(NOTIFY_WAKE_KEY, {"w": 1}, maxlen=WAKES_KEPT, approximate=True)
             await pipe.execute()
         for stream, _ in found:
             self.trimmer.acknowledged(stream)

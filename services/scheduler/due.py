@@ -15,7 +15,8 @@ fire one member, and a member is never taken without reaching the inbox; it answ
 the earliest member left, so the scheduler can sleep until then. A plan that puts a
 member in earlier than every other of its shard adds an entry to the shard's wake-up
 stream ``bw:{s<n>}:due:wake`` (:meth:`DuePlans.wait`, :mod:`services.wakeups`), which
-ends such a sleep. The engine service's
+ends such a sleep. On a Redis Cluster a firing is followed, in the background, by an
+entry in ``bw:inboxes:wake``, which wakes the engine services' consumers there. The engine service's
 consumer decides them like any command: a timeout names the version and the deadline it
 enforces, so one the table moved past is refused (``clock.stale``) and changes nothing.
 """
@@ -29,8 +30,15 @@ from typing import Any
 from engines.core.canonical import message_bytes
 from engines.core.control import Due
 from proto import common_pb2
-from services.eventstore import Keys, ScriptCall, ShardKeys, run_scripts, shard_of
-from services.wakeups import WAKE_IF_EARLIER, WakeStreams
+from services.eventstore import (
+    INBOXES_WAKE_KEY,
+    Keys,
+    ScriptCall,
+    ShardKeys,
+    run_scripts,
+    shard_of,
+)
+from services.wakeups import WAKE_IF_EARLIER, Waker, WakeStreams
 
 __all__ = ["DuePlans", "Fired", "Pass", "envelope_of"]
 
@@ -122,6 +130,8 @@ class DuePlans:
         self._replace = redis.register_script(_REPLACE)
         self._fire = redis.register_script(_FIRE)
         self._wakes = WakeStreams(redis, [ShardKeys(shard).due_wake for shard in range(shards)])
+        # On a cluster the engine services' consumers cannot block on every inbox.
+        self._inboxes_written = Waker(redis, INBOXES_WAKE_KEY)
 
     async def replace(self, game: str, table_id: str, version: int, plan: Sequence[Due]) -> bool:
         """Make ``plan`` the table's, unless one for ``version`` or later is there."""
@@ -139,6 +149,8 @@ class DuePlans:
         """Move the shard's members due by ``now_ms`` into its command inbox, atomically."""
         keys = ShardKeys(shard)
         members, _ = await self._fire(keys=[keys.due, keys.cmd], args=[now_ms, limit])
+        if members:
+            self._inboxes_written.wake()
         return [Fired.of(member) for member in members]
 
     async def fire_all(self, now_ms: int, limit: int = 100) -> Pass:
@@ -156,6 +168,8 @@ class DuePlans:
             if earliest:
                 at = int(float(earliest))
                 next_ms = at if next_ms is None else min(next_ms, at)
+        if fired:
+            self._inboxes_written.wake()
         return Pass(fired, next_ms, more)
 
     async def wake_marks(self) -> dict[str, bytes]:

@@ -2,7 +2,9 @@
 
 Each change is also written, in the same script, to the shard's seating feed
 ``bw:{s<n>}:seating:feed`` (the roster before and after), from which the notifier tells
-the players that a seat was taken or freed.
+the players that a seat was taken or freed. On a Redis Cluster a change is followed, in
+the background, by an entry in ``bw:notify:wake``, which wakes the notifier there
+(:class:`services.wakeups.Waker`).
 
 ``bw:{s<n>}:t:<id>:seating`` holds ``rev`` and ``doc`` (the :class:`Roster` as JSON). A
 change reads the record, computes the next roster with a pure function and writes it
@@ -28,8 +30,9 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from services.eventstore import Keys, shard_of
+from services.eventstore import NOTIFY_WAKE_KEY, Keys, shard_of
 from services.seating.roster import OPEN, Refused, Roster
+from services.wakeups import Waker
 
 __all__ = ["OPEN_TABLE_TTL_S", "RosterStore", "SeatingBusy"]
 
@@ -94,6 +97,7 @@ class RosterStore:
         self._create = redis.register_script(_CREATE)
         self._set = redis.register_script(_SET)
         self._forget = redis.register_script(_FORGET)
+        self._fed_notifier = Waker(redis, NOTIFY_WAKE_KEY)
 
     def _ttl_ms(self, roster: Roster) -> int:
         """How long the record is kept after this change (0: for good)."""
@@ -145,6 +149,7 @@ class RosterStore:
                 ],
             )
             if written:
+                self._fed_notifier.wake()
                 return replace(after, rev=current.rev + 1), result
         raise SeatingBusy(table_id)
 

@@ -67,7 +67,7 @@ async def test_a_game_sent_to_the_command_streams_is_played_and_projected(
         assert [e.command_id for e in log if e.command] == [f"c{n}" for n in range(len(game))]
         assert log[-1].WhichOneof("body") == "seed_revealed"
 
-        projector = Projector(store, name="cluster", poll_ms=5)
+        projector = Projector(store, name="cluster", block_ms=50)
         await projector.ensure_groups()
         for _ in range(200):
             await projector.step()
