@@ -2,6 +2,10 @@
 
 python -m benchmarks                 # all
 python -m benchmarks eventstore      # only bench_eventstore.py
+
+The first line is the machine's yardstick (:func:`benchmarks.cpu.yardstick_ms`), so that
+figures taken on different machines, or on different days on a shared one, can be
+related.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ import pkgutil
 import sys
 
 import benchmarks
+from benchmarks.cpu import yardstick_line
 
 
 def main(argv: list[str]) -> int:
@@ -18,6 +23,7 @@ def main(argv: list[str]) -> int:
         m.name for m in pkgutil.iter_modules(benchmarks.__path__) if m.name.startswith("bench_")
     )
     wanted = [f"bench_{a.removeprefix('bench_')}" for a in argv]
+    print(yardstick_line(), flush=True)
     for name in wanted or names:
         if name not in names:
             print(f"no benchmark {name!r}; have: {', '.join(names)}", file=sys.stderr)

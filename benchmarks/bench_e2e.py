@@ -37,7 +37,7 @@ import httpx
 import redis.asyncio
 
 import engines
-from benchmarks.cpu import CpuMeter, cpu_seconds, redis_pid
+from benchmarks.cpu import CpuMeter, cpu_seconds, redis_pid, yardstick_line
 from benchmarks.timed_http import timed_session
 from engines.core.messages import to_json
 from gateway.client import BotTable, GatewayClient, game_bot
@@ -198,6 +198,7 @@ async def level(
 
 def main() -> None:
     began = time.perf_counter()
+    print(f"   {yardstick_line()}", flush=True)
     print("   starting Redis, the Freunde engine service, the projector, the gateway", flush=True)
     with (
         redis_url_or_private() as redis_url,

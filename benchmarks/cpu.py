@@ -93,3 +93,21 @@ def _line(spent: Mapping[str, float], commands: int) -> str:
     parts = [f"{name} {seconds * 1e3 / commands:.2f}" for name, seconds in spent.items()]
     summed = sum(spent.values()) * 1e3 / commands
     return "  ".join(parts) + f"  = {summed:.2f} ms CPU/command"
+
+
+def yardstick_ms(rounds: int = 5) -> float:
+    """This machine's speed at plain Python, apart from our code: the fastest of
+    ``rounds`` runs of summing ``range(10**6)``, in CPU milliseconds (lower is faster).
+    The benchmarks print it beside their figures: the same code measured 2.4 times slower
+    on one 2-core machine than on another of the same kind on the next day, and this
+    figure tells such machines apart."""
+    best = float("inf")
+    for _ in range(rounds):
+        started = time.process_time()
+        sum(range(10**6))
+        best = min(best, time.process_time() - started)
+    return best * 1000
+
+
+def yardstick_line() -> str:
+    return f"machine yardstick: {yardstick_ms():.1f} ms CPU to sum range(10**6) (lower is faster)"

@@ -35,7 +35,7 @@ import aiohttp
 import httpx
 
 import engines
-from benchmarks.cpu import CpuMeter, redis_pid
+from benchmarks.cpu import CpuMeter, redis_pid, yardstick_line
 from benchmarks.timed_http import timed_session
 from engines.core.messages import to_json
 from gateway.client import BotTable, GatewayClient, game_bot
@@ -219,6 +219,7 @@ async def load(url: str, meter: CpuMeter) -> None:
 
 
 def main() -> None:
+    print(f"   {yardstick_line()}", flush=True)
     print(
         f"   {TABLES} tables, {SECONDS:.0f} s a rate, rates {', '.join(f'{r:.0f}' for r in RATES)}"
         " commands/s; latency in ms from each command's scheduled time",

@@ -15,7 +15,7 @@ from gateway.api.main import BUSIEST, ROUTERS
 from gateway.api.routes.pages import STATIC
 from gateway.engines import GameBackends
 from gateway.errors import install_error_handlers
-from gateway.live import SharedCalls, StreamSlots, live_players, live_tables
+from gateway.live import Projections, SharedCalls, StreamSlots, live_players, live_tables
 from gateway.metrics import GatewayMetrics
 from gateway.middleware import RequestGate
 from gateway.openapi import install_openapi
@@ -31,6 +31,8 @@ log = structlog.get_logger("gateway")
 
 # The name of the gateway's live readers' connections in Redis (CLIENT LIST).
 LIVE_CLIENT_NAME = "bw-gateway-live"
+# ... and that of the reader waking the reads that wait for the projector.
+PROJECTIONS_CLIENT_NAME = "bw-gateway-projections"
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -52,6 +54,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         live = live_tables(live_redis, settings.shards, settings.stream_block_ms)
         players_live = live_players(live_redis, settings.shards, settings.stream_block_ms)
+        # The reads waiting for the projector are woken by one more blocked reader, on a
+        # connection of its own, named apart.
+        projections_redis = await connect(
+            settings.redis_url,
+            max_connections=1,
+            socket_timeout=settings.stream_block_ms / 1000 + 5,
+            client_name=PROJECTIONS_CLIENT_NAME,
+        )
+        projections = Projections(projections_redis, settings.stream_block_ms)
+        projections.start()
         backends = GameBackends(settings.engine_addrs, settings.engine_timeout_seconds)
         limits = RateLimits(
             store.redis,
@@ -62,7 +74,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         streams = StreamSlots(settings.streams_per_address, settings.max_streams)
         app.state.gateway = Gateway(
-            settings, store, backends, metrics, live, SharedCalls(), limits, streams, players_live
+            settings,
+            store,
+            backends,
+            metrics,
+            live,
+            SharedCalls(),
+            limits,
+            streams,
+            players_live,
+            projections,
         )
         log.info("gateway.started", games=backends.names(), shards=settings.shards)
         try:
@@ -70,6 +91,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             await live.close()
             await players_live.close()
+            await projections.stop()
+            await projections_redis.aclose()
             await live_redis.aclose()
             await backends.close()
             await store.close()

@@ -22,7 +22,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from engines.core import codes
-from services.eventstore import STORE_UNAVAILABLE
+from services.eventstore import STORE_UNAVAILABLE, is_store_unavailable
 from services.seating import Refused, SeatingBusy
 
 __all__ = [
@@ -237,7 +237,20 @@ def install_error_handlers(app: FastAPI) -> None:
     for unavailable in STORE_UNAVAILABLE:
         app.add_exception_handler(unavailable, _redis_down)
 
+    async def _maybe_redis_down(request: Request, exc: Exception) -> JSONResponse:
+        # redis-py's client, broken mid-failover, raises these instead of a ConnectionError;
+        # anything else of these types is a bug, left to _bug below.
+        if is_store_unavailable(exc):
+            return await _redis_down(request, exc)
+        raise exc
+
+    for broken in (AttributeError, RuntimeError, OSError):
+        app.add_exception_handler(broken, _maybe_redis_down)
+
     @app.exception_handler(Exception)
-    async def _bug(_: Request, exc: Exception) -> JSONResponse:
+    async def _bug(request: Request, exc: Exception) -> JSONResponse:
+        # Also reached by what the middleware raised, before any handler above could see it.
+        if is_store_unavailable(exc):
+            return await _redis_down(request, exc)
         log.exception("gateway.unhandled", error_type=type(exc).__name__)
         return _json(500, "server.error", "Something went wrong on our side.")

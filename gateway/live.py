@@ -13,6 +13,9 @@ Nothing can be missed: a reader is *armed* (it knows the feed's last entry) befo
 first subscriber reads the table, and every entry after that is dispatched. When the
 reader loses Redis it re-arms and wakes everyone in its shard, so they read again.
 
+Reads that wait for the projector (``?min_version``) are woken the same way, by one reader
+per process of the projector's own feed ``bw:projected`` (:class:`Projections`).
+
 The same machinery follows the players' wake-up feeds ``bw:notify:{p<n>}:feed`` (one entry
 per notification, naming its player), so a per-player notification stream costs no more
 than a table's: :func:`live_tables` and :func:`live_players` build the two.
@@ -27,12 +30,26 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import structlog
-from redis.exceptions import RedisError
+from cachetools import LRUCache
 
-from services.eventstore import ShardKeys, player_feed_key, shard_of
+from services.eventstore import (
+    PROJECTED_KEY,
+    ShardKeys,
+    is_redis_trouble,
+    player_feed_key,
+    shard_of,
+)
 from services.notifications import player_shard
 
-__all__ = ["LiveFeeds", "SharedCalls", "StreamSlots", "TableWatch", "live_players", "live_tables"]
+__all__ = [
+    "LiveFeeds",
+    "Projections",
+    "SharedCalls",
+    "StreamSlots",
+    "TableWatch",
+    "live_players",
+    "live_tables",
+]
 
 log = structlog.get_logger("gateway.live")
 
@@ -101,7 +118,9 @@ class _FeedReader:
                 if not self.armed.is_set():
                     await self._arm()
                 await self._read_once()
-            except (RedisError, OSError) as trouble:
+            except Exception as trouble:
+                if not is_redis_trouble(trouble):
+                    raise
                 log.warning("live.reader_failed", feed=self.feed, error=str(trouble))
                 self.armed.clear()
                 # Whatever happened while Redis was away, the subscribers read it again.
@@ -183,6 +202,104 @@ def live_players(redis: Any, shards: int, block_ms: int) -> LiveFeeds:
     return LiveFeeds(
         redis, lambda player: player_feed_key(player_shard(player, shards)), b"player", block_ms
     )
+
+
+class Projections:
+    """Reads waiting for a table's read models to reach a version, woken by ``bw:projected``
+    (one entry per batch the projector wrote: table id -> version).
+
+    One reader per process, started with the app. It remembers the newest version it saw
+    of the tables projected last, so a read that begins to wait after its version went by
+    returns at once. A wait is also bounded by the caller's timeout, so a wake-up lost while
+    Redis was away costs at most that; when the reader loses Redis it wakes every waiter to
+    look again.
+    """
+
+    def __init__(self, redis: Any, block_ms: int, remembered: int = 10_000) -> None:
+        self.redis = redis
+        self.block_ms = block_ms
+        self.versions: LRUCache[str, int] = LRUCache(maxsize=remembered)
+        self._waiting: dict[str, list[tuple[int, asyncio.Future[None]]]] = {}
+        # The newest entry read; None: to be looked up (at the start, after losing Redis).
+        self._last: str | None = None
+        # Set while every entry from now on will be read.
+        self.armed = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="projections")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def reached(self, table_id: str, version: int, timeout: float) -> bool:
+        """Return once the projector has said ``table_id``'s read models hold ``version``,
+        or the reader asks everyone to look again (True), or after ``timeout`` seconds
+        (False)."""
+        if self.versions.get(table_id, 0) >= version:
+            return True
+        done = asyncio.get_running_loop().create_future()
+        entry = (version, done)
+        self._waiting.setdefault(table_id, []).append(entry)
+        try:
+            await asyncio.wait_for(done, timeout)
+            return True
+        except TimeoutError:
+            return False
+        finally:
+            waiting = self._waiting.get(table_id)
+            if waiting is not None and entry in waiting:
+                waiting.remove(entry)
+                if not waiting:
+                    del self._waiting[table_id]
+
+    @property
+    def waiting(self) -> int:
+        return sum(len(w) for w in self._waiting.values())
+
+    async def _run(self) -> None:
+        while True:
+            try:
+                if self._last is None:
+                    newest = await self.redis.xrevrange(PROJECTED_KEY, count=1)
+                    self._last = _text(newest[0][0]) if newest else "0-0"
+                    self.armed.set()
+                await self._read_once(self._last)
+            except Exception as trouble:
+                if not is_redis_trouble(trouble):
+                    raise
+                log.warning("live.projections_failed", error=str(trouble))
+                # Entries may have gone by meanwhile: every waiter reads again.
+                self._last = None
+                self.armed.clear()
+                for table_id in list(self._waiting):
+                    self._wake(table_id, None)
+                await asyncio.sleep(_RETRY_S)
+
+    async def _read_once(self, after: str) -> None:
+        reply = await self.redis.xread({PROJECTED_KEY: after}, count=_BATCH, block=self.block_ms)
+        for _, entries in reply or ():
+            for entry_id, fields in entries:
+                self._last = _text(entry_id)
+                for table, version in fields.items():
+                    table_id = _text(table)
+                    try:
+                        at = int(version)
+                    except ValueError:
+                        continue  # not the projector's: nothing to wake
+                    if at > self.versions.get(table_id, 0):
+                        self.versions[table_id] = at
+                    if table_id in self._waiting:
+                        self._wake(table_id, at)
+
+    def _wake(self, table_id: str, version: int | None) -> None:
+        """Resolve the waits on ``table_id`` that ``version`` satisfies (``None``: all)."""
+        for wanted, done in self._waiting[table_id]:
+            if (version is None or wanted <= version) and not done.done():
+                done.set_result(None)
 
 
 class StreamSlots:

@@ -37,9 +37,9 @@ from typing import Any
 import structlog
 from cachetools import LRUCache
 from redis.asyncio.cluster import RedisCluster
-from redis.exceptions import NoScriptError, RedisError
+from redis.exceptions import NoScriptError
 
-from services.eventstore import AnyRedis, rate_limit_key
+from services.eventstore import AnyRedis, is_redis_trouble, rate_limit_key
 from services.seating import Roster, RosterStore
 
 __all__ = [
@@ -242,7 +242,10 @@ class RateLimits:
                 if self._cluster:
                     return await self._check_each(spending)
                 return await self._check_once(spending, table_id, view)
-        except (RedisError, OSError, TimeoutError) as trouble:
+        except Exception as trouble:
+            # Our own timeout (asyncio's TimeoutError) is an OSError: Redis trouble too.
+            if not is_redis_trouble(trouble):
+                raise
             log.warning("ratelimit.unavailable", error=str(trouble) or type(trouble).__name__)
             return _LET_THROUGH
 

@@ -21,20 +21,23 @@ import base64
 import json
 from typing import Any
 
+import orjson
+
 from engines.core.control import as_plain
 from proto import common_pb2
 
 __all__ = ["event_out", "render_redacted"]
 
 
-def render_redacted(event: common_pb2.RedactedEvent) -> dict[str, Any]:
-    """An event the engine service rendered for the viewer, as JSON data."""
+def render_redacted(event: common_pb2.RedactedEvent, *, parse: bool = True) -> dict[str, Any]:
+    """An event the engine service rendered for the viewer, as JSON data (``parse``:
+    with its game event parsed; else ``event`` is left ``None`` for the caller)."""
     rendered: dict[str, Any] = {
         "version": event.version,
         "command_id": event.command_id,
         "seat": event.seat,
         "time_ms": event.time_ms,
-        "event": json.loads(event.event_json) if event.event_json else None,
+        "event": json.loads(event.event_json) if parse and event.event_json else None,
         "text": event.text or None,
         "hash": event.hash.hex(),
         "prev_hash": event.prev_hash.hex(),
@@ -65,5 +68,9 @@ _ABSENT = {"seed_revealed": None, "salt": None, "seat_payload": None, "control":
 
 def event_out(event: common_pb2.RedactedEvent) -> dict[str, Any]:
     """The event as ``EventOut`` renders it (every field, ``null`` where absent), built
-    without the model for the command path."""
-    return {**_ABSENT, **render_redacted(event)}
+    without the model for the command path, to be written by orjson: the game event
+    stays the JSON text the engine service wrote (an ``orjson.Fragment``), never parsed."""
+    rendered = {**_ABSENT, **render_redacted(event, parse=False)}
+    if event.event_json:
+        rendered["event"] = orjson.Fragment(event.event_json)
+    return rendered

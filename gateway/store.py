@@ -8,7 +8,6 @@ projects.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 from dataclasses import dataclass
@@ -17,6 +16,7 @@ from typing import Any
 from cachetools import LRUCache
 
 from gateway.errors import ApiError
+from gateway.live import Projections
 from proto import common_pb2
 from services.eventstore import (
     PROJECTOR_LAG_KEY,
@@ -34,38 +34,49 @@ from services.seating import OPEN_TABLE_TTL_S, RosterStore
 __all__ = ["ReadModel", "ReadStore", "read_models_of"]
 
 _META_CACHE = 10_000
+# How long a read waiting for the projector trusts its wake-up before reading again.
+LOOK_AGAIN_S = 0.1
 
 
 @dataclass(frozen=True, slots=True)
 class ReadModel:
-    """One projected document and the table version it reflects."""
+    """One projected document, as the canonical JSON text stored, and the table version it
+    reflects. The busiest read sends the text on as it is (never parsed); ``data`` parses it."""
 
     version: int
-    data: dict[str, Any]
+    text: bytes
+
+    @property
+    def data(self) -> dict[str, Any]:
+        parsed: dict[str, Any] = json.loads(self.text)
+        return parsed
 
 
 def _read_model(raw: dict[Any, Any] | None) -> ReadModel | None:
-    """A read model's hash as stored by the projector; None when missing or damaged."""
+    """A read model's hash as stored by the projector; None when missing or damaged (its
+    version unreadable, its text not a JSON object's bounds)."""
     if not raw:
         return None
-    fields = {_decode(k): _decode(v) for k, v in raw.items()}
-    try:
-        return ReadModel(int(fields["version"]), json.loads(fields["json"]))
-    except (KeyError, ValueError):
+    version, text = _field(raw, b"version"), _field(raw, b"json")
+    if version is None or text is None or not (text.startswith(b"{") and text.endswith(b"}")):
         return None
+    try:
+        return ReadModel(int(version), text)
+    except ValueError:
+        return None
+
+
+def _field(raw: dict[Any, Any], name: bytes) -> bytes | None:
+    """A hash field as bytes, from a client that decodes replies or one that does not."""
+    value = raw.get(name)
+    if value is None:
+        value = raw.get(name.decode())
+    return value.encode() if isinstance(value, str) else value
 
 
 def read_models_of(model: Any, status: Any) -> tuple[ReadModel | None, ReadModel | None]:
     """A read model's hash and ``view:status``'s, as stored, read."""
     return _read_model(model), _read_model(status)
-
-
-def _version(raw: Any) -> int:
-    """A read model's stored version; 0 when missing or damaged."""
-    try:
-        return int(raw or 0)
-    except ValueError:
-        return 0
 
 
 def _decode(value: Any) -> str:
@@ -75,8 +86,16 @@ def _decode(value: Any) -> str:
 class ReadStore:
     """Read-only access to one deployment's Redis."""
 
-    def __init__(self, redis: Any, shards: int, open_table_ttl_s: int = OPEN_TABLE_TTL_S) -> None:
+    def __init__(
+        self,
+        redis: Any,
+        shards: int,
+        open_table_ttl_s: int = OPEN_TABLE_TTL_S,
+        *,
+        look_again_s: float = LOOK_AGAIN_S,
+    ) -> None:
         self.redis = redis
+        self.look_again_s = look_again_s
         self.shards = shards
         self.events = EventStore(redis, shards=shards)
         self.seating = RosterStore(redis, shards, open_table_ttl_s)
@@ -138,27 +157,24 @@ class ReadStore:
         name: str,
         min_version: int,
         wait: float,
+        projections: Projections,
         read: tuple[ReadModel | None, ReadModel | None] | None = None,
     ) -> tuple[ReadModel | None, ReadModel | None]:
         """:meth:`read_models` once the model reflects ``min_version``; ``(None, None)`` if
         the projector is still behind after ``wait`` seconds (the caller then asks the
-        engine). ``read``: the two as just read, if they were."""
+        engine). ``read``: the two as just read, if they were. Woken by the projector's
+        own feed (``projections``); read again at least every ``look_again_s`` in case
+        a wake-up was lost."""
         deadline = time.monotonic() + wait
-        delay = 0.005
-        key = self.keys(table_id).view(name)
         while True:
             model, status = read or await self.read_models(table_id, name)
             read = None
             if model is not None and model.version >= min_version:
                 return model, status
-            # Behind: wait on the version alone, not on the whole view parsed each time.
-            while True:
-                if time.monotonic() >= deadline:
-                    return None, None
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 0.1)
-                if _version(await self.redis.hget(key, "version")) >= min_version:
-                    break
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None, None
+            await projections.reached(table_id, min_version, min(left, self.look_again_s))
 
     async def projector_lag(self) -> dict[str, Any]:
         raw = await self.redis.get(PROJECTOR_LAG_KEY)

@@ -29,6 +29,7 @@ import typing
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
+import orjson
 from google.protobuf.message import DecodeError, Message
 
 __all__ = [
@@ -77,7 +78,29 @@ def _key(key: Any) -> str:
     return plain if isinstance(plain, str) else _encode(plain)
 
 
+# orjson's text where it is the same as json.dumps's; what it would write otherwise, or not
+# at all, it refuses (subclasses of str, int, dict and list, dataclasses; raised as
+# TypeError), and json.dumps writes it.
+_ORJSON_CANONICAL = (
+    orjson.OPT_SORT_KEYS
+    | orjson.OPT_PASSTHROUGH_DATACLASS
+    | orjson.OPT_PASSTHROUGH_DATETIME
+    | orjson.OPT_PASSTHROUGH_SUBCLASS
+)
+
+
 def _encode(plain: Any) -> str:
+    """The canonical text; orjson writes it unless the data holds what orjson writes
+    otherwise than json.dumps: non-ASCII text (escaped here), lone surrogates, integers
+    beyond 64 bits, keys that are not strings."""
+    try:
+        text = orjson.dumps(plain, option=_ORJSON_CANONICAL)
+    except TypeError:
+        return _encode_slowly(plain)
+    return text.decode("ascii") if text.isascii() else _encode_slowly(plain)
+
+
+def _encode_slowly(plain: Any) -> str:
     return json.dumps(plain, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
 
 

@@ -38,6 +38,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from engines.core.canonical import message_bytes
+from engines.core.rng import hmac_sha256
 from proto import common_pb2
 
 __all__ = [
@@ -69,7 +70,7 @@ class Salts:
     def of(self, version: int, who: int | str) -> bytes:
         """``salt(version, who)``: ``who`` is a seat number or :data:`EVERYONE`."""
         message = f"salt:{self.table_id}:{version}:{who}".encode()
-        return hmac.digest(self.seed, message, "sha256")
+        return hmac_sha256(self.seed, message)
 
 
 def commit(salt: bytes, *parts: bytes) -> bytes:

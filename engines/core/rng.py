@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from hashlib import sha256
 from typing import TypeVar
 
-__all__ = ["Rng"]
+__all__ = ["Rng", "hmac_sha256"]
 
 T = TypeVar("T")
 
@@ -33,11 +33,11 @@ _INNER = bytes(x ^ 0x36 for x in range(256))
 _OUTER = bytes(x ^ 0x5C for x in range(256))
 
 
-def _hmac_sha256(key: bytes, message: bytes) -> bytes:
+def hmac_sha256(key: bytes, message: bytes) -> bytes:
     """The bytes of ``hmac.digest(key, message, "sha256")`` in about half its time for
-    the short keys and messages drawn here: ``hmac.digest`` sets up OpenSSL's MAC on
-    every call, which costs more than the two hashes themselves (the first draw of a
-    command takes two HMACs)."""
+    the short keys and messages drawn here and in the chain's salts: ``hmac.digest``
+    sets up OpenSSL's MAC on every call, which costs more than the two hashes themselves
+    (the first draw of a command takes two HMACs, every event's salts one a seat)."""
     if len(key) > _BLOCK:
         key = sha256(key).digest()
     key = key.ljust(_BLOCK, b"\0")
@@ -62,10 +62,10 @@ class Rng:
     def _take(self, n: int) -> bytes:
         if not self._key:
             stream = f"{self._table_id}:{self._version}".encode()
-            self._key = _hmac_sha256(self._seed, stream)
+            self._key = hmac_sha256(self._seed, stream)
         while len(self._buffer) < n:
             counter = self._block.to_bytes(8, "big")
-            self._buffer += _hmac_sha256(self._key, counter)
+            self._buffer += hmac_sha256(self._key, counter)
             self._block += 1
         out, self._buffer = self._buffer[:n], self._buffer[n:]
         return out

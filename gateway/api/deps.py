@@ -20,7 +20,7 @@ from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBea
 from gateway.engines import GameBackend, GameBackends
 from gateway.errors import ApiError
 from gateway.identity import APP_KEY_HEADER, APP_USER_HEADER, Caller, caller_of
-from gateway.live import LiveFeeds, SharedCalls, StreamSlots
+from gateway.live import LiveFeeds, Projections, SharedCalls, StreamSlots
 from gateway.metrics import GatewayMetrics
 from gateway.middleware import ROSTER_SCOPE_KEY, VIEWS_SCOPE_KEY, ViewsRead
 from gateway.ratelimits import RateLimits
@@ -80,6 +80,7 @@ class Gateway:
     limits: RateLimits
     streams: StreamSlots
     players_live: LiveFeeds
+    projections: Projections
 
 
 async def get_gateway(request: Request) -> Gateway:

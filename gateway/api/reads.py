@@ -18,9 +18,17 @@ __all__ = ["ViewAt", "engine_view", "finished", "replayed", "view_for", "viewer"
 
 @dataclass(frozen=True, slots=True)
 class ViewAt:
+    """A view at a version, as the canonical JSON text it was read as (sent on unparsed
+    by the table's view route), and the table's status then."""
+
     version: int
-    view: dict[str, Any]
+    view_text: bytes
     status: dict[str, Any]
+
+    @property
+    def view(self) -> dict[str, Any]:
+        parsed: dict[str, Any] = json.loads(self.view_text)
+        return parsed
 
 
 def viewer(seat: int | None) -> engine_pb2.Viewer:
@@ -38,7 +46,7 @@ async def engine_view(gateway: Gateway, caller: TableCaller, seat: int | None) -
         timeout=gateway.backends.timeout,
     )
     outcome = json.loads(reply.outcome_json) if reply.outcome_json else {}
-    view = json.loads(reply.view_json) if reply.view_json else {}
+    view = reply.view_json.encode() if reply.view_json else b"{}"
     return ViewAt(reply.version, view, _status(caller, reply.version, outcome))
 
 
@@ -51,7 +59,8 @@ async def view_for(
     """The caller's view from the read models, no older than ``min_version``; ``views``:
     the read models read with the rate limits, used when they are the caller's.
 
-    The projector is waited for at most ``read_wait_seconds``; if it is still behind (or
+    The projector is waited for at most ``read_wait_seconds`` (woken when it writes the
+    table: :class:`gateway.live.Projections`); if it is still behind (or
     its view and status disagree on the version), the engine service answers instead,
     so a read never returns anything older than what the caller asked for.
     """
@@ -64,10 +73,15 @@ async def view_for(
         model, status = read or await store.read_models(caller.table_id, name)
     else:
         model, status = await store.read_models_at_least(
-            caller.table_id, name, min_version, gateway.settings.read_wait_seconds, read
+            caller.table_id,
+            name,
+            min_version,
+            gateway.settings.read_wait_seconds,
+            gateway.projections,
+            read,
         )
     if model is not None and status is not None and status.version == model.version:
-        return ViewAt(model.version, model.data, _status(caller, model.version, status.data))
+        return ViewAt(model.version, model.text, _status(caller, model.version, status.data))
     return await engine_view(gateway, caller, caller.seat)
 
 

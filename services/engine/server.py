@@ -16,7 +16,6 @@ from typing import Any
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
-from redis.exceptions import RedisError
 
 import engines
 from proto import engine_pb2, engine_pb2_grpc
@@ -24,7 +23,7 @@ from services.config import Settings
 from services.engine.consumer import CommandConsumer, ConsumerSettings
 from services.engine.host import TableHost
 from services.engine.servicer import EngineServicer
-from services.eventstore import RECONNECT_RETRY, EventStore, connect
+from services.eventstore import RECONNECT_RETRY, EventStore, connect, is_redis_trouble
 from services.logs import get_logger
 from services.shutdown import stop_on_signals
 
@@ -136,7 +135,10 @@ async def _watch_redis(redis: Any, servicer: health.aio.HealthServicer, every_s:
         try:
             await asyncio.wait_for(redis.ping(), timeout=every_s)
             answers = True
-        except (RedisError, OSError, TimeoutError):
+        except Exception as trouble:
+            # The wait_for's TimeoutError is an OSError: a Redis that does not answer.
+            if not is_redis_trouble(trouble):
+                raise
             answers = False
         if answers != serving:
             serving = answers
@@ -154,12 +156,12 @@ async def _consume_forever(consumer: CommandConsumer, stop: asyncio.Event) -> No
             await consumer.run(stop)
         except asyncio.CancelledError:
             raise
-        except (RedisError, OSError) as trouble:
-            # Redis restarting, failing over or stopped first on Ctrl-C: wait and go on.
-            log.warning("consumer.redis_unavailable", error=str(trouble))
-            await asyncio.sleep(1)
-        except Exception:
-            log.exception("consumer.crashed")
+        except Exception as trouble:
+            if is_redis_trouble(trouble):
+                # Redis restarting, failing over or stopped first on Ctrl-C: wait and go on.
+                log.warning("consumer.redis_unavailable", error=str(trouble))
+            else:
+                log.exception("consumer.crashed")
             await asyncio.sleep(1)
 
 

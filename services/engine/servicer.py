@@ -23,7 +23,13 @@ from engines.core import codes
 from proto import common_pb2, engine_pb2, engine_pb2_grpc
 from services.engine.host import TableHost
 from services.engine.refusals import BadRequest, Refused, WrongGame
-from services.eventstore import STORE_UNAVAILABLE, NotDurable, TableExists, TableNotFound
+from services.eventstore import (
+    STORE_UNAVAILABLE,
+    NotDurable,
+    TableExists,
+    TableNotFound,
+    is_store_unavailable,
+)
 from services.logs import get_logger
 
 __all__ = ["MAX_EXECUTE_BATCH", "EngineServicer"]
@@ -97,7 +103,9 @@ async def _execute_all(
 async def _guarded(context: grpc.aio.ServicerContext, call: Awaitable[T]) -> T:
     try:
         return await call
-    except _KNOWN as failed:
+    except Exception as failed:
+        if not _known(failed):
+            raise
         status, message, code = _status_of(failed)
         await _abort(context, status, message, code)
     raise AssertionError("unreachable: abort raises")
@@ -109,12 +117,14 @@ async def _outcome(call: Awaitable[engine_pb2.ExecuteResponse]) -> engine_pb2.Ex
     other commands still get theirs."""
     try:
         return engine_pb2.ExecuteOutcome(reply=await call)
-    except _KNOWN as failed:
-        status, message, code = _status_of(failed)
-        log.info("rpc.refused", status=status.name, code=code, reason=message)
-    except Exception as bug:
-        log.exception("execute.failed", error_type=type(bug).__name__)
-        status, message, code = grpc.StatusCode.UNKNOWN, f"Unexpected {type(bug)}: {bug}", ""
+    except Exception as failed:
+        if _known(failed):
+            status, message, code = _status_of(failed)
+            log.info("rpc.refused", status=status.name, code=code, reason=message)
+        else:
+            log.exception("execute.failed", error_type=type(failed).__name__)
+            status, message = grpc.StatusCode.UNKNOWN, f"Unexpected {type(failed)}: {failed}"
+            code = ""
     failure = engine_pb2.ExecuteFailure(status=status.value[0], message=message, code=code)
     return engine_pb2.ExecuteOutcome(failed=failure)
 
@@ -128,8 +138,14 @@ _KNOWN: tuple[type[Exception], ...] = (
 )
 
 
+def _known(failed: Exception) -> bool:
+    """Whether ``failed`` is one of the host's ``_KNOWN`` errors, or the store unavailable
+    in a form redis-py did not wrap (a client broken mid-failover)."""
+    return isinstance(failed, _KNOWN) or is_store_unavailable(failed)
+
+
 def _status_of(failed: Exception) -> tuple[grpc.StatusCode, str, str]:
-    """The status, message and shared code of one of the host's ``_KNOWN`` errors."""
+    """The status, message and shared code of a :func:`_known` error."""
     if isinstance(failed, TableNotFound):
         return grpc.StatusCode.NOT_FOUND, str(failed), codes.TABLE_NOT_FOUND.code
     if isinstance(failed, TableExists):

@@ -10,11 +10,15 @@ from services.eventstore.connection import (
     AnyRedis,
     connect,
     is_cluster,
+    is_redis_trouble,
+    is_store_unavailable,
 )
 from services.eventstore.durability import Durability, DurabilityMode, server_supports_waitaof
 from services.eventstore.groups import forget_idle_consumers
 from services.eventstore.keys import (
     APPS_KEY,
+    PROJECTED_KEPT,
+    PROJECTED_KEY,
     PROJECTOR_LAG_KEY,
     WEBHOOKS_DUE_KEY,
     WEBHOOKS_DUE_WAKE_KEY,
@@ -55,6 +59,8 @@ from services.eventstore.trim import StreamTrimmer
 
 __all__ = [
     "APPS_KEY",
+    "PROJECTED_KEPT",
+    "PROJECTED_KEY",
     "PROJECTOR_LAG_KEY",
     "RECONNECT_RETRY",
     "STORE_UNAVAILABLE",
@@ -92,6 +98,8 @@ __all__ = [
     "engine_consumers_key",
     "forget_idle_consumers",
     "is_cluster",
+    "is_redis_trouble",
+    "is_store_unavailable",
     "player_feed_key",
     "player_notifications_key",
     "player_notified_key",

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 __all__ = [
     "APPS_KEY",
+    "PROJECTED_KEPT",
+    "PROJECTED_KEY",
     "PROJECTOR_LAG_KEY",
     "WEBHOOKS_DUE_KEY",
     "WEBHOOKS_DUE_WAKE_KEY",
@@ -37,6 +39,12 @@ __all__ = [
 
 # The projector's lag, published for the gateway's /metrics.
 PROJECTOR_LAG_KEY = "bw:projector:lag"
+
+# Stream: one entry per batch the projector wrote, table id -> the version its read models
+# now hold, so a gateway read waiting for a version (``?min_version``) wakes as soon as it
+# is there instead of polling. Capped by length: a reader only follows the newest.
+PROJECTED_KEY = "bw:projected"
+PROJECTED_KEPT = 1000
 
 
 def rate_limit_key(budget: str, who: str, amount: int, seconds: int) -> str:

@@ -34,7 +34,7 @@ from typing import Any
 
 from cachetools import LRUCache
 from redis.asyncio.cluster import RedisCluster
-from redis.exceptions import RedisError, ResponseError
+from redis.exceptions import ResponseError
 
 from engines.core.contract import Outcome
 from services.eventstore import (
@@ -42,6 +42,7 @@ from services.eventstore import (
     ShardKeys,
     StreamTrimmer,
     forget_idle_consumers,
+    is_redis_trouble,
 )
 from services.logs import bind, get_logger
 from services.notifications import (
@@ -255,7 +256,9 @@ class Deriver:
                     await self.reclaim()
                 await self.step()
                 await self.trimmer.trim_due()
-            except (RedisError, OSError) as trouble:
+            except Exception as trouble:
+                if not is_redis_trouble(trouble):
+                    raise
                 log.warning("notifier.redis_unavailable", error=str(trouble))
                 await asyncio.sleep(1)
 

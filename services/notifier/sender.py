@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 import httpx
 from redis.asyncio.cluster import RedisCluster
-from redis.exceptions import RedisError
 
+from services.eventstore import is_redis_trouble
 from services.logs import get_logger
 from services.notifications import (
     DEAD,
@@ -117,7 +117,9 @@ class Sender:
                         task.add_done_callback(running.discard)
                     if len(claimed) < free:  # nothing else is due now
                         await self._sleep(stop, next_ms, marks)
-                except (RedisError, OSError) as trouble:
+                except Exception as trouble:
+                    if not is_redis_trouble(trouble):
+                        raise
                     log.warning("notifier.redis_unavailable", error=str(trouble))
                     marks = None
                     with contextlib.suppress(TimeoutError):

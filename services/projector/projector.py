@@ -30,6 +30,10 @@ second per feed). A finished table's read models, snapshot, command ids and lobb
 expire after ``finished_ttl_s`` (:mod:`services.projector.retention`); the periodic
 sweep runs about once a second.
 
+Wake-ups. With a batch's acknowledgements the projector adds one entry to ``bw:projected``
+(table id -> version, for the tables whose read models it moved), which the gateways follow
+to answer reads waiting for a version (``?min_version``) the moment it is there.
+
 ``rebuild()`` drops every read model and writes them again from the table logs; the
 result is byte-identical to the incremental one because both render the state at the
 same head version with the same functions.
@@ -48,7 +52,7 @@ from typing import Any
 
 from cachetools import LRUCache
 from redis.asyncio.cluster import RedisCluster
-from redis.exceptions import RedisError, ResponseError
+from redis.exceptions import ResponseError
 
 import engines
 from engines.core.canonical import canonical_json
@@ -63,6 +67,8 @@ from engines.core.control import (
 )
 from proto import common_pb2
 from services.eventstore import (
+    PROJECTED_KEPT,
+    PROJECTED_KEY,
     PROJECTOR_LAG_KEY,
     Durability,
     EventStore,
@@ -74,6 +80,7 @@ from services.eventstore import (
     StreamTrimmer,
     TableNotFound,
     forget_idle_consumers,
+    is_redis_trouble,
     run_scripts,
 )
 from services.eventstore.durability import Waits, waits_for
@@ -277,7 +284,9 @@ class Projector:
                     await self.sweep()
                 await self.step()
                 await self.trimmer.trim_due()
-            except (RedisError, OSError, NotDurable) as trouble:
+            except Exception as trouble:
+                if not (is_redis_trouble(trouble) or isinstance(trouble, NotDurable)):
+                    raise
                 # Redis restarting or failing over: nothing is acknowledged, so wait and go on.
                 log.warning("projector.redis_unavailable", error=str(trouble))
                 await asyncio.sleep(1)
@@ -382,9 +391,9 @@ class Projector:
                 except engines.UnknownGame:
                     log.error("projector.unknown_game", game=games[table_id])
                     continue
-                except RedisError:
-                    raise
-                except Exception:
+                except Exception as failed:
+                    if is_redis_trouble(failed):
+                        raise
                     # One table's broken view must not stop every other table's; its next
                     # event finds the gap and tries again from the log.
                     log.exception("projector.table_failed")
@@ -393,7 +402,7 @@ class Projector:
                 models, turns = advanced
                 writes.append(_Write(self.store.keys(table_id), games[table_id], models, turns))
         try:
-            await self._write_all(writes)
+            written = await self._write_all(writes)
         except BaseException:
             # What was cached may not be stored: the retry must read what is.
             for write in writes:
@@ -401,9 +410,17 @@ class Projector:
             raise
         for game in sorted(set(games.values())):
             await self._lobby_durable(game)
+        # Table id -> version: what wakes the reads waiting for these versions.
+        projected: dict[Any, Any] = {
+            w.keys.table_id: w.models.version
+            for w, done in zip(writes, written, strict=True)
+            if done
+        }
         async with self.redis.pipeline(transaction=False) as pipe:
             for stream, batch in found:
                 pipe.xack(stream, self.group, *[entry_id for entry_id, _ in batch])
+            if projected:
+                pipe.xadd(PROJECTED_KEY, projected, maxlen=PROJECTED_KEPT, approximate=True)
             await pipe.execute()
         for stream, _ in found:
             self.trimmer.acknowledged(stream)

@@ -17,8 +17,8 @@ import contextlib
 import time
 
 from redis.asyncio.cluster import RedisCluster
-from redis.exceptions import RedisError
 
+from services.eventstore import is_redis_trouble
 from services.logs import bind, get_logger
 from services.scheduler.due import DuePlans
 from services.wakeups import pause_ms, sleep_or_wake
@@ -89,12 +89,10 @@ class Scheduler:
                 if pause > 0:
                     woken = self.plans.wait(marks, pause) if marks is not None else None
                     await sleep_or_wake(stop, pause, woken)
-            except (RedisError, OSError, AttributeError, RuntimeError) as trouble:
+            except Exception as trouble:
+                if not is_redis_trouble(trouble):
+                    raise
                 # Nothing was taken out of a due set without reaching the inbox: go on later.
-                # redis-py's cluster client, when a primary fails over while it reconnects,
-                # raises AttributeError (a writer already gone) or RuntimeError (uvloop: a
-                # closed transport) instead of a ConnectionError; the scheduler died of it
-                # in the failover test.
                 log.warning("scheduler.redis_unavailable", error=repr(trouble))
                 marks = None
                 with contextlib.suppress(TimeoutError):

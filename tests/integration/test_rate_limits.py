@@ -141,8 +141,8 @@ async def test_a_view_comes_back_with_the_budgets_unless_the_server_lost_the_scr
     admitted = await limits.check(address, None, False, table_id, guess)
     assert admitted.refusal is None and admitted.views is not None
     assert read_models_of(*admitted.views) == (
-        ReadModel(7, {"hand": [3]}),
-        ReadModel(7, {"finished": False}),
+        ReadModel(7, b'{"hand": [3]}'),
+        ReadModel(7, b'{"finished": false}'),
     )
 
     # Restarted without its scripts: each request is still counted, a view left unread.

@@ -15,6 +15,7 @@ import pytest
 
 from gateway.api.deps import Gateway, TableCaller
 from gateway.api.reads import view_for
+from gateway.live import Projections
 from gateway.middleware import ViewsRead
 from gateway.settings import Settings
 from gateway.store import ReadStore
@@ -34,8 +35,10 @@ async def store(redis_url: str) -> AsyncIterator[ReadStore]:
 
 
 def _gateway(store: ReadStore) -> Gateway:
-    # view_for needs only the read store and the settings while the read models are current.
-    return cast(Gateway, SimpleNamespace(store=store, settings=Settings()))
+    # view_for needs only the read store and the settings while the read models are
+    # current (the projector's wake-ups are never waited for).
+    projections = Projections(store.redis, 100)
+    return cast(Gateway, SimpleNamespace(store=store, settings=Settings(), projections=projections))
 
 
 def _hash(version: int, data: dict[str, Any]) -> dict[bytes, bytes]:

@@ -7,9 +7,10 @@ import time
 from functools import lru_cache
 from typing import Any
 
+import orjson
 import structlog
 from fastapi import APIRouter, Request
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 from google.protobuf.message import Message
 from pydantic import ValidationError
 
@@ -177,12 +178,15 @@ async def _execute(
     log.debug("command.accepted", duplicate=accepted.duplicate)
     # Built as JSON here, not validated and serialised through the response model: the
     # shape is CommandResult's (a test compares them), without a second pass over it.
-    return JSONResponse(
-        {
-            "table_id": caller.table_id,
-            "version": accepted.version,
-            "duplicate": accepted.duplicate,
-            "events": [event_out(e) for e in accepted.seen],
-            "links": {"view": f"/v1/tables/{caller.table_id}?min_version={accepted.version}"},
-        }
+    return Response(
+        orjson.dumps(
+            {
+                "table_id": caller.table_id,
+                "version": accepted.version,
+                "duplicate": accepted.duplicate,
+                "events": [event_out(e) for e in accepted.seen],
+                "links": {"view": f"/v1/tables/{caller.table_id}?min_version={accepted.version}"},
+            }
+        ),
+        media_type="application/json",
     )

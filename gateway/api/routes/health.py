@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import asyncio
-from contextlib import suppress
 
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
-from redis.exceptions import RedisError
 
 from gateway.api.deps import GatewayDep
 from gateway.schemas.responses import HealthOut
+from services.eventstore import is_redis_trouble
 
 __all__ = ["router"]
 
@@ -40,7 +39,9 @@ async def readyz(gateway: GatewayDep) -> JSONResponse:
         checks["redis"] = "ok" if answered else "no reply"
     except TimeoutError:
         checks["redis"] = "no answer within the ready timeout"
-    except (RedisError, OSError) as down:
+    except Exception as down:
+        if not is_redis_trouble(down):
+            raise
         checks["redis"] = type(down).__name__
     for backend in gateway.backends.all():
         ok, status = await gateway.backends.serving(backend)
@@ -73,6 +74,9 @@ async def metrics(gateway: GatewayDep) -> Response:
         gateway.live.counts(), gateway.players_live.counts(), gateway.streams.open
     )
     # A Redis hiccup must not fail the scrape: the gateway's own figures still count.
-    with suppress(RedisError, OSError):
+    try:
         gateway.metrics.record_projector_lag(await gateway.store.projector_lag())
+    except Exception as trouble:
+        if not is_redis_trouble(trouble):
+            raise
     return Response(generate_latest(gateway.metrics.registry), media_type=CONTENT_TYPE_LATEST)

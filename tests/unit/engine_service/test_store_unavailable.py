@@ -11,15 +11,17 @@ import grpc
 import pytest
 from redis.exceptions import (
     ClusterDownError,
+    ClusterError,
     ReadOnlyError,
-    RedisError,
     ResponseError,
+    SlotNotCoveredError,
     TryAgainError,
 )
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from engines.core.codes import CODE_METADATA
-from services.engine.servicer import _guarded
+from services.engine.servicer import _guarded, _outcome
+from tests.unit.broken_redis import transport_closed, writer_gone
 
 
 class Aborted(Exception):
@@ -47,10 +49,12 @@ class RecordingContext:
         ClusterDownError("CLUSTERDOWN The cluster is down"),
         TryAgainError("TRYAGAIN Multiple keys request during rehashing of slot"),
         ReadOnlyError("READONLY You can't write against a read only replica."),
+        ClusterError("TTL exhausted."),
+        SlotNotCoveredError('Slot "866" is not covered by the cluster.'),
     ],
     ids=lambda failure: type(failure).__name__,
 )
-def test_a_store_that_is_down_or_failing_over_is_unavailable(failure: RedisError) -> None:
+def test_a_store_that_is_down_or_failing_over_is_unavailable(failure: Exception) -> None:
     async def call() -> None:
         raise failure
 
@@ -68,4 +72,32 @@ def test_a_redis_reply_error_that_is_not_about_availability_is_not_hidden() -> N
         raise ResponseError("ERR Error running script")
 
     with pytest.raises(ResponseError):
+        asyncio.run(_guarded(RecordingContext(), call()))
+
+
+@pytest.mark.parametrize(
+    "broken", [asyncio.run(writer_gone()), transport_closed()], ids=["AttributeError", "uvloop"]
+)
+def test_a_client_broken_mid_failover_is_unavailable_not_a_bug(broken: Exception) -> None:
+    """redis-py's client raising AttributeError or RuntimeError mid-failover (instead of a
+    ConnectionError) reaches the gateway as ``store.unavailable``, in a batch too."""
+
+    async def call() -> Any:
+        raise broken
+
+    context = RecordingContext()
+    with pytest.raises(Aborted):
+        asyncio.run(_guarded(context, call()))
+    assert context.status is grpc.StatusCode.UNAVAILABLE
+    assert (CODE_METADATA, "store.unavailable") in context.trailing
+    failed = asyncio.run(_outcome(call())).failed
+    assert failed.code == "store.unavailable"
+    assert failed.status == context.status.value[0]
+
+
+def test_an_attribute_error_of_our_own_is_not_hidden() -> None:
+    async def call() -> None:
+        raise AttributeError("'Loaded' object has no attribute 'seats'")
+
+    with pytest.raises(AttributeError):
         asyncio.run(_guarded(RecordingContext(), call()))

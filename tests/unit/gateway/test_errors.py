@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import grpc
 import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 from pydantic import BaseModel
 from redis.exceptions import ConnectionError as RedisConnectionError
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from engines.core import codes
 from gateway.errors import SERVICE_STATUS, ApiError, install_error_handlers, status_for_rejection
+from tests.unit.broken_redis import transport_closed, writer_gone
 
 
 class Body(BaseModel):
@@ -35,9 +39,22 @@ def _app() -> FastAPI:
     async def redis_down() -> None:
         raise RedisConnectionError("refused")
 
+    @app.get("/redis-broken/writer")
+    async def writer_dropped() -> None:
+        raise await writer_gone()
+
+    @app.get("/redis-broken/transport")
+    async def transport_gone() -> None:
+        # The gateway runs on uvloop; the failing write is made on a loop of its own.
+        raise await asyncio.to_thread(transport_closed)
+
     @app.get("/bug")
     async def bug() -> None:
         raise RuntimeError("a bug")
+
+    @app.get("/attribute-bug")
+    async def attribute_bug() -> None:
+        raise AttributeError("'NoneType' object has no attribute 'writelines'")
 
     @app.post("/body")
     async def body(payload: Body) -> int:
@@ -114,6 +131,44 @@ def test_a_store_outage_is_503_and_a_bug_is_a_json_500(client: TestClient) -> No
         "message": "Something went wrong on our side.",
         "details": {},
     }
+
+
+@pytest.mark.parametrize("path", ["/redis-broken/writer", "/redis-broken/transport"])
+def test_a_redis_client_broken_mid_failover_is_503_not_500(client: TestClient, path: str) -> None:
+    """redis-py's cluster client raising AttributeError or (under uvloop) RuntimeError while
+    a primary fails over is the store being unavailable: 503 with Retry-After."""
+    reply = client.get(path)
+    assert reply.status_code == 503
+    assert reply.json() == {
+        "code": "store.unavailable",
+        "message": "The event store is not reachable or is failing over; retry later.",
+        "details": {},
+    }
+    assert reply.headers["retry-after"] == "1"
+
+
+def test_the_same_error_types_raised_by_our_code_are_500(client: TestClient) -> None:
+    """An AttributeError of a route (RuntimeError: see above) is a bug, whatever it says."""
+    assert client.get("/attribute-bug").json()["code"] == "server.error"
+
+
+class FailingMiddleware:
+    """A middleware (as the rate limits are) whose Redis call fails before any route runs."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["path"] == "/through-middleware":
+            raise await writer_gone()
+        await self.app(scope, receive, send)
+
+
+def test_a_broken_redis_client_in_a_middleware_is_503_too() -> None:
+    app = _app()
+    app.add_middleware(FailingMiddleware)
+    reply = TestClient(app, raise_server_exceptions=False).get("/through-middleware")
+    assert (reply.status_code, reply.json()["code"]) == (503, "store.unavailable")
 
 
 @pytest.mark.parametrize(

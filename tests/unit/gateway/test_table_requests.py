@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import orjson
 import pytest
 
 from engines.core.contract import GameInfo, OptionSpec
@@ -141,4 +142,5 @@ def test_a_command_reply_is_built_in_the_shape_of_its_response_model() -> None:
         ),
     ]
     for event in events:
-        assert event_out(event) == EventOut(**render_redacted(event)).model_dump(mode="json")
+        written = json.loads(orjson.dumps(event_out(event)))
+        assert written == EventOut(**render_redacted(event)).model_dump(mode="json")
