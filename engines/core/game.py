@@ -335,12 +335,11 @@ class Game(Generic[S, C, E]):
         listed: list[C] = []
         add = listed.append
         make = self.command_type
-        for kind, bodies in self._listed(state, seat):
-            for body in bodies:
-                # command_of, spelled out: this loop builds every listed command.
-                command = make()
-                getattr(command, kind).CopyFrom(body)
-                add(command)
+        for kind, body in self.legal_moves(state, seat):
+            # command_of, spelled out: this loop builds every listed command.
+            command = make()
+            getattr(command, kind).CopyFrom(body)
+            add(command)
         return listed
 
     def legal_moves(self, state: S, seat: int) -> list[tuple[str, Message]]:
@@ -348,28 +347,21 @@ class Game(Generic[S, C, E]):
         ``legal_commands``. The bodies may be shared with other listings and must not be
         changed; :meth:`command` builds the one a caller picks (the random bot picks
         before building, which spares building all the others)."""
-        listed: list[tuple[str, Message]] = []
-        for kind, bodies in self._listed(state, seat):
-            listed.extend(zip(repeat(kind), bodies))
-        return listed
-
-    def _listed(self, state: S, seat: int) -> list[tuple[str, Iterable[Message]]]:
-        """Each kind the stage takes from ``seat`` now that has accepted bodies, with them
-        (a list rather than a generator: asked on every move, most kinds listing none)."""
         stage, seats = self.flow.now(state)
         if stage is None or seat not in seats:
             return []
         listing = self._listings[stage.name]
         if stage.offered is not None:
             listing = self._offered(stage.name, stage.offered(state))
-        groups = []
+        listed: list[tuple[str, Message]] = []
         for kind, candidates, exact, move in listing:
             bodies = candidates(state, seat)
             if not exact:
                 bodies = [b for b in bodies if self._accepts(move, state, b, seat)]
+            # Most kinds list nothing on a given move: no pairs to make for them.
             if bodies:
-                groups.append((kind, bodies))
-        return groups
+                listed.extend(zip(repeat(kind), bodies))
+        return listed
 
     def command(self, kind: str, body: Message) -> C:
         """The game's ``Command`` holding a copy of ``body`` as its ``kind``."""

@@ -86,9 +86,14 @@ def objectives_dealt(state: FreundeState, e: pb.ObjectivesDealt) -> FreundeState
 # -- Turns and weather -----------------------------------------------------------------------
 
 
+# A fresh turn, copied with its seat and round: a frozen dataclass's ``__init__`` sets
+# each field through ``object.__setattr__``, a copy is one dict merge.
+_FRESH_TURN = Turn()
+
+
 @RECORDERS.on("turn_started")
 def turn_started(state: FreundeState, e: pb.TurnStarted) -> FreundeState:
-    return changed(state, turn=Turn(seat=e.seat, round=e.round))
+    return changed(state, turn=changed(_FRESH_TURN, seat=e.seat, round=e.round))
 
 
 RECORDERS.on("turn_ended")(unchanged)

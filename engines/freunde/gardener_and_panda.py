@@ -17,7 +17,7 @@ from engines.core.hexgrid import Hex
 from engines.freunde import codes, wire
 from engines.freunde.actions import check_action, fits_in_turn
 from engines.freunde.content import TILES
-from engines.freunde.garden import bamboo_at, colour_at, improvement_at, tiles_present
+from engines.freunde.garden import bamboo_at, colour_at, improvement_at
 from engines.freunde.irrigation import grown_events
 from engines.freunde.state import FreundeState
 from proto import freunde_pb2 as pb
@@ -67,12 +67,12 @@ def _panda_bodies(start: Hex, tiles: frozenset[Hex]) -> tuple[pb.MovePanda, ...]
 
 def gardener_reach(state: FreundeState) -> tuple[Hex, ...]:
     """Gardener: any number of tiles in a straight line, never over a gap."""
-    return _reach(state.garden.gardener, tiles_present(state))
+    return _reach(state.garden.gardener, state.garden.tiles)
 
 
 def panda_reach(state: FreundeState) -> tuple[Hex, ...]:
     """Panda: any number of tiles in a straight line, never over a gap."""
-    return _reach(state.garden.panda, tiles_present(state))
+    return _reach(state.garden.panda, state.garden.tiles)
 
 
 def growth_sections(state: FreundeState, h: Hex) -> int:
@@ -126,7 +126,7 @@ def gardener_moves(state: FreundeState, seat: int) -> tuple[pb.MoveGardener, ...
     """Every gardener move (shared bodies: the kit copies each into the command it lists)."""
     if not fits_in_turn(state, "gardener"):
         return ()
-    return _gardener_bodies(state.garden.gardener, tiles_present(state))
+    return _gardener_bodies(state.garden.gardener, state.garden.tiles)
 
 
 def panda_eats(state: FreundeState, seat: int, at: Hex) -> list[pb.Event]:
@@ -158,4 +158,4 @@ def panda_moves(state: FreundeState, seat: int) -> tuple[pb.MovePanda, ...]:
     """Every panda move (shared bodies: the kit copies each into the command it lists)."""
     if not fits_in_turn(state, "panda"):
         return ()
-    return _panda_bodies(state.garden.panda, tiles_present(state))
+    return _panda_bodies(state.garden.panda, state.garden.tiles)

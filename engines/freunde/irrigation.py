@@ -179,4 +179,4 @@ def channel_placements(state: FreundeState, seat: int) -> tuple[pb.PlaceIrrigati
     (shared bodies: the kit copies each into the command it lists)."""
     if state.players[seat].irrigation <= 0:
         return ()
-    return _channel_bodies(tiles_present(state), state.garden.channels)
+    return _channel_bodies(state.garden.tiles, state.garden.channels)

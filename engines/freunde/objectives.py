@@ -171,10 +171,10 @@ def _claimable(state: FreundeState, seat: int) -> tuple[Any, ...]:
     ):
         return last
     # The tall stalks only matter to a hand holding a gardener card (None: they don't).
-    needs_towers = any(card in _GARDENER_CARDS for card in hand)
+    needs_towers = not _GARDENER_CARDS.isdisjoint(hand)
     towers = _towers(state) if needs_towers else ()
-    answer = tuple(card for card in hand if _met(player, irrigated, towers, card))
-    bodies = tuple(_CLAIMS[card] for card in answer)
+    answer = tuple([card for card in hand if _met(player, irrigated, towers, card)])
+    bodies = tuple([_CLAIMS[card] for card in answer])
     entry = (hand, reserve, irrigated, towers if needs_towers else None, answer, bodies)
     _last_claimable[seat] = entry
     return entry
