@@ -94,9 +94,6 @@ class Settings(DeploymentSettings):
     durability_timeout_ms: int = Field(
         default=2000, ge=1, validation_alias="BW_DURABILITY_TIMEOUT_MS"
     )
-    # How often the scheduler looks for due timeouts and bots' turns on a Redis Cluster
-    # (elsewhere it sleeps until one is due).
-    scheduler_poll_ms: int = Field(default=100, ge=1, validation_alias="BW_SCHEDULER_POLL_MS")
     # The longest the scheduler sleeps between passes (it wakes sooner when a member is due
     # or a plan puts in an earlier one).
     scheduler_max_sleep_ms: int = Field(

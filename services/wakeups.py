@@ -28,6 +28,7 @@ from redis.asyncio.cluster import RedisCluster
 from services.logs import get_logger
 
 __all__ = [
+    "IS_EARLIER",
     "WAKES_KEPT",
     "WAKE_IF_EARLIER",
     "Sleeper",
@@ -42,12 +43,17 @@ log = get_logger("wakeups")
 # How many entries a wake-up stream keeps (a sleeper reads only the newest).
 WAKES_KEPT = 100
 
+# Lua: whether ``at`` (ms) is earlier than ``first``, a due set's earliest score before a
+# write (false or nil: the set was empty). Formatted with the scripts' own expressions.
+IS_EARLIER = "({first} == nil or {first} == false or tonumber({at}) < tonumber({first}))"
+
 # Lua: wake the sleepers of due set ``due`` (a key) through its stream ``wake`` (a key) when
-# ``at`` (ms) is earlier than ``first``, the set's earliest score before the write (false or
-# nil: the set was empty). Formatted with the scripts' own expressions for the three.
+# ``at`` is earlier than ``first`` (:data:`IS_EARLIER`).
 WAKE_IF_EARLIER = (
     """
-if {first} == nil or {first} == false or tonumber({at}) < tonumber({first}) then
+if """
+    + IS_EARLIER
+    + """ then
   redis.call('XADD', {wake}, 'MAXLEN', '~', """
     + str(WAKES_KEPT)
     + """, '*', 'at', {at})

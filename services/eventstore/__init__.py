@@ -17,6 +17,7 @@ from services.eventstore.durability import Durability, DurabilityMode, server_su
 from services.eventstore.groups import forget_idle_consumers
 from services.eventstore.keys import (
     APPS_KEY,
+    DUE_WAKE_KEY,
     FEEDS_WAKE_KEY,
     INBOXES_WAKE_KEY,
     NOTIFY_WAKE_KEY,
@@ -62,6 +63,7 @@ from services.eventstore.trim import StreamTrimmer
 
 __all__ = [
     "APPS_KEY",
+    "DUE_WAKE_KEY",
     "FEEDS_WAKE_KEY",
     "INBOXES_WAKE_KEY",
     "NOTIFY_WAKE_KEY",

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 __all__ = [
     "APPS_KEY",
+    "DUE_WAKE_KEY",
     "FEEDS_WAKE_KEY",
     "INBOXES_WAKE_KEY",
     "NOTIFY_WAKE_KEY",
@@ -52,9 +53,11 @@ PROJECTED_KEPT = 1000
 # Streams that wake, on a Redis Cluster, the consumers of the streams of every shard, which
 # cannot block on streams of several slots in one read (services.wakeups): one entry after
 # writes to shard feeds (the projector's), to command inboxes (the engine services'
-# consumers'), to turns streams or seating feeds (the notifier's). Each is one key, so one
-# slot; capped by length. On one server nobody writes them: the consumers block on the
-# streams themselves.
+# consumers'), to turns streams or seating feeds (the notifier's), of a member into a
+# shard's due set earlier than every other there (the scheduler's). Each is one key, so
+# one slot; capped by length. On one server nobody writes them: the consumers block on the
+# streams themselves (the scheduler on the shards' own due wake-up streams).
+DUE_WAKE_KEY = "bw:due:wake"
 FEEDS_WAKE_KEY = "bw:feeds:wake"
 INBOXES_WAKE_KEY = "bw:inboxes:wake"
 NOTIFY_WAKE_KEY = "bw:notify:wake"

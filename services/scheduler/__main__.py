@@ -20,7 +20,6 @@ async def _main(settings: Settings) -> None:
     try:
         scheduler = Scheduler(
             DuePlans(redis, settings.shards),
-            poll_ms=settings.scheduler_poll_ms,
             max_sleep_ms=settings.scheduler_max_sleep_ms,
         )
         stop = stop_on_signals()

@@ -15,8 +15,10 @@ fire one member, and a member is never taken without reaching the inbox; it answ
 the earliest member left, so the scheduler can sleep until then. A plan that puts a
 member in earlier than every other of its shard adds an entry to the shard's wake-up
 stream ``bw:{s<n>}:due:wake`` (:meth:`DuePlans.wait`, :mod:`services.wakeups`), which
-ends such a sleep. On a Redis Cluster a firing is followed, in the background, by an
-entry in ``bw:inboxes:wake``, which wakes the engine services' consumers there. The engine service's
+ends such a sleep. On a Redis Cluster, where the scheduler cannot block on every shard's
+stream, such a plan is also followed, in the background, by an entry in ``bw:due:wake``,
+and a firing by an entry in ``bw:inboxes:wake``, which wakes the engine services'
+consumers there. The engine service's
 consumer decides them like any command: a timeout names the version and the deadline it
 enforces, so one the table moved past is refused (``clock.stale``) and changes nothing.
 """
@@ -31,6 +33,7 @@ from engines.core.canonical import message_bytes
 from engines.core.control import Due
 from proto import common_pb2
 from services.eventstore import (
+    DUE_WAKE_KEY,
     INBOXES_WAKE_KEY,
     Keys,
     ScriptCall,
@@ -38,7 +41,7 @@ from services.eventstore import (
     run_scripts,
     shard_of,
 )
-from services.wakeups import WAKE_IF_EARLIER, Waker, WakeStreams
+from services.wakeups import IS_EARLIER, WAKE_IF_EARLIER, Waker, WakeStreams
 
 __all__ = ["DuePlans", "Fired", "Pass", "envelope_of"]
 
@@ -68,6 +71,11 @@ if earliest ~= nil then
 """
     + WAKE_IF_EARLIER.format(first="first", at="ARGV[earliest]", wake="KEYS[4]")
     + """
+  if """
+    + IS_EARLIER.format(first="first", at="ARGV[earliest]")
+    + """ then
+    return 2
+  end
 end
 return 1
 """
@@ -130,8 +138,10 @@ class DuePlans:
         self._replace = redis.register_script(_REPLACE)
         self._fire = redis.register_script(_FIRE)
         self._wakes = WakeStreams(redis, [ShardKeys(shard).due_wake for shard in range(shards)])
-        # On a cluster the engine services' consumers cannot block on every inbox.
+        # On a cluster the engine services' consumers cannot block on every inbox, nor the
+        # scheduler on every shard's due wake-up stream.
         self._inboxes_written = Waker(redis, INBOXES_WAKE_KEY)
+        self._due_earlier = Waker(redis, DUE_WAKE_KEY)
 
     async def replace(self, game: str, table_id: str, version: int, plan: Sequence[Due]) -> bool:
         """Make ``plan`` the table's, unless one for ``version`` or later is there."""
@@ -143,6 +153,9 @@ class DuePlans:
         done = await self._replace(
             keys=[keys.due, keys.plan, keys.plan_version, keys.due_wake], args=args
         )
+        if done == 2:
+            # Earlier than every other member of its shard: the scheduler must look now.
+            self._due_earlier.wake()
         return bool(done)
 
     async def fire(self, shard: int, now_ms: int, limit: int = 100) -> list[Fired]:
@@ -180,7 +193,8 @@ class DuePlans:
     async def wait(self, marks: dict[str, bytes], block_ms: int) -> bool:
         """Wait up to ``block_ms`` for a plan to put a member in earlier than every other of
         its shard since ``marks`` (moved on past what is read); whether one did. One server
-        only: a cluster cannot block on streams of several slots in one call."""
+        only: a cluster cannot block on streams of several slots in one call (there the
+        scheduler sleeps on ``bw:due:wake``, :class:`services.wakeups.Sleeper`)."""
         return await self._wakes.wait(marks, block_ms)
 
     async def pending(self, shard: int) -> int:

@@ -6,8 +6,9 @@ A member put into a due set later than the earliest there is due no sooner than 
 earliest, so the sleep ends in time for it; one put in earlier writes to its shard's
 wake-up stream, which ends the sleep at once. The sleep is capped so that a wake-up lost
 in a failover delays nothing by more than ``max_sleep_ms``. On a Redis Cluster, which
-cannot block on streams of several slots in one call, the scheduler fires every
-``poll_ms`` instead.
+cannot block on streams of several slots in one call, such a plan also writes to one
+wake-up stream for every shard, ``bw:due:wake``, and the scheduler sleeps on that one
+(:class:`services.wakeups.Sleeper`).
 """
 
 from __future__ import annotations
@@ -18,10 +19,10 @@ import time
 
 from redis.asyncio.cluster import RedisCluster
 
-from services.eventstore import is_redis_trouble
+from services.eventstore import DUE_WAKE_KEY, is_redis_trouble
 from services.logs import bind, get_logger
 from services.scheduler.due import DuePlans
-from services.wakeups import pause_ms, sleep_or_wake
+from services.wakeups import Sleeper, pause_ms, sleep_or_wake
 
 __all__ = ["Scheduler"]
 
@@ -36,17 +37,17 @@ class Scheduler:
     """Fires the due control commands of every shard when they are due; replicas may run
     side by side (each member is fired by exactly one of them)."""
 
-    def __init__(
-        self, plans: DuePlans, *, poll_ms: int = 100, max_sleep_ms: int = 1000, batch: int = 100
-    ) -> None:
+    def __init__(self, plans: DuePlans, *, max_sleep_ms: int = 1000, batch: int = 100) -> None:
         self.plans = plans
-        self.poll_ms = poll_ms
         self.max_sleep_ms = max_sleep_ms
         self.batch = batch
         self.fired = 0
         # The earliest member left after the last pass (ms; None: every due set is empty).
         self.next_ms: int | None = None
-        self._polling = isinstance(plans.redis, RedisCluster)
+        # On a cluster: one wake-up stream for every shard, written after the plans' writes.
+        self._cluster_sleep = (
+            Sleeper(plans.redis, DUE_WAKE_KEY) if isinstance(plans.redis, RedisCluster) else None
+        )
 
     async def step(self) -> int:
         """Fire everything due on every shard; returns how many commands it fired."""
@@ -66,28 +67,35 @@ class Scheduler:
 
     def pause_ms(self) -> int:
         """How long to sleep after a pass: until the earliest member left, at most
-        ``max_sleep_ms`` (``poll_ms`` when polling)."""
-        return pause_ms(
-            self.next_ms, now_ms(), self.poll_ms if self._polling else self.max_sleep_ms
-        )
+        ``max_sleep_ms``."""
+        return pause_ms(self.next_ms, now_ms(), self.max_sleep_ms)
 
     async def run(self, stop: asyncio.Event) -> None:
         log.info(
             "scheduler.started",
             shards=self.plans.shards,
             max_sleep_ms=self.max_sleep_ms,
-            poll_ms=self.poll_ms if self._polling else None,
+            cluster=self._cluster_sleep is not None,
         )
         marks: dict[str, bytes] | None = None
+        cluster = self._cluster_sleep
         while not stop.is_set():
             try:
-                if marks is None and not self._polling:
-                    # Read before the pass: a wake-up written after it is not missed.
+                # Read before the pass: a wake-up written after it is not missed.
+                if cluster is not None:
+                    await cluster.mark()
+                elif marks is None:
                     marks = await self.plans.wake_marks()
                 await self.step()
                 pause = self.pause_ms()
                 if pause > 0:
-                    woken = self.plans.wait(marks, pause) if marks is not None else None
+                    woken = (
+                        cluster.sleep(pause)
+                        if cluster is not None
+                        else self.plans.wait(marks, pause)
+                        if marks is not None
+                        else None
+                    )
                     await sleep_or_wake(stop, pause, woken)
             except Exception as trouble:
                 if not is_redis_trouble(trouble):

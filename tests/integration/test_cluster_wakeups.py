@@ -1,9 +1,9 @@
 """On a real Redis Cluster the consumers of the streams of every shard (the projector, the
-engine services' command consumers, the notifier), which cannot block on them in one read,
-are woken by their writers, not by their cap: each is given a cap far longer than the
-test waits, then something is written. A write that wakes nobody (an integration's bare
-``XADD``, a wake-up lost in a failover) is still read once the cap is up. On one server
-nothing writes the wake-up streams."""
+engine services' command consumers, the notifier, the scheduler), which cannot block on
+them in one read, are woken by their writers, not by their cap: each is given a cap far
+longer than the test waits, then something is written. A write that wakes nobody (an
+integration's bare ``XADD``, a wake-up lost in a failover) is still read once the cap is
+up. On one server nothing writes the wake-up streams."""
 
 from __future__ import annotations
 
@@ -17,9 +17,11 @@ import pytest
 from redis.asyncio.cluster import RedisCluster as ClusterClient
 
 from engines.core.control import Due
+from proto import common_pb2
 from services.engine.consumer import CommandConsumer, ConsumerSettings
 from services.engine.host import TableHost
 from services.eventstore import (
+    DUE_WAKE_KEY,
     FEEDS_WAKE_KEY,
     INBOXES_WAKE_KEY,
     NOTIFY_WAKE_KEY,
@@ -31,6 +33,7 @@ from services.notifications import PlayerInbox, Webhooks
 from services.notifier.derive import Deriver
 from services.projector.projector import Projector
 from services.scheduler.due import DuePlans
+from services.scheduler.scheduler import Scheduler
 from services.seating import OPEN, Roster, RosterStore, Seat
 from tests.conftest import local_cluster_url
 from tests.integration.test_engine_service_support import (
@@ -215,6 +218,38 @@ async def test_the_notifier_is_woken_by_turns_and_seating_and_reads_a_bare_xadd_
     assert await asyncio.wait_for(stepping, WITHIN_S) == 1
 
 
+@pytest.mark.cluster
+async def test_the_scheduler_is_woken_by_a_plan_due_before_every_other_and_fires_it(
+    store: EventStore, table_id: str
+) -> None:
+    redis = store.redis
+    assert isinstance(redis, ClusterClient)
+    await TableHost(store, FREUNDE).create_table(create_request(table_id))
+    head = await store.head(table_id)
+    plans = DuePlans(redis, SHARDS)
+    scheduler = Scheduler(plans, max_sleep_ms=LONG_CAP_MS)
+    stop = asyncio.Event()
+    running = asyncio.create_task(scheduler.run(stop))
+    try:
+        await asyncio.wait_for(asleep_on(redis, DUE_WAKE_KEY), WITHIN_S)
+        fired = scheduler.fired
+        timeout = Due(at_ms=0, seat=0, version=head.version, kind="time_out")
+        assert await plans.replace("freunde", table_id, head.version, [timeout])
+
+        async def fired_it() -> None:
+            while scheduler.fired == fired:
+                await asyncio.sleep(0.01)
+
+        await asyncio.wait_for(fired_it(), WITHIN_S)
+        # The shard's inbox, which other tables of the shard share.
+        inbox: Any = await redis.xrange(store.keys(table_id).cmd)
+        envelopes = [common_pb2.CommandEnvelope.FromString(f[b"env"]) for _, f in inbox]
+        assert [e.command_id for e in envelopes if e.table_id == table_id] == [timeout.command_id]
+    finally:
+        stop.set()
+        await running
+
+
 async def test_on_one_server_nothing_writes_the_wake_up_streams(table_id: str) -> None:
     for url in private_redis():
         async with opened_store(url, SHARDS) as store:
@@ -230,5 +265,5 @@ async def test_on_one_server_nothing_writes_the_wake_up_streams(table_id: str) -
             await seating.create(Roster(table_id, "freunde", (ann, Seat()), state=OPEN))
             await seating.change(table_id, lambda r: r.claim(None, "guest:bob", "Bob"))
             await asyncio.sleep(0)  # a wake-up would be on its way by now
-            for wake in (FEEDS_WAKE_KEY, INBOXES_WAKE_KEY, NOTIFY_WAKE_KEY):
+            for wake in (FEEDS_WAKE_KEY, INBOXES_WAKE_KEY, NOTIFY_WAKE_KEY, DUE_WAKE_KEY):
                 assert not await store.redis.exists(wake)
