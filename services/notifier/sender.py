@@ -20,7 +20,6 @@ import time
 from dataclasses import dataclass
 
 import httpx
-from redis.asyncio.cluster import RedisCluster
 
 from services.eventstore import is_redis_trouble
 from services.logs import get_logger
@@ -59,9 +58,10 @@ class SenderSettings:
     concurrency: int = 16
     allow_loopback: bool = False
     # With nothing due: how long a sender sleeps at most, woken earlier by a delivery due
-    # sooner than the earliest it knew of (so a lost wake-up delays nothing longer); on a
-    # Redis Cluster, where it does not block on the wake-ups, how often it looks.
+    # sooner than the earliest it knew of (so a lost wake-up delays nothing longer). The
+    # wake-up stream shares the due set's slot, so it blocks on a Redis Cluster too.
     max_sleep_s: float = 1.0
+    # With every slot busy: how often it looks whether an attempt has finished.
     poll_s: float = 0.1
 
     @property
@@ -90,7 +90,6 @@ class Sender:
         )
         self.rng = random.Random()
         self.sent = 0
-        self._polling = isinstance(webhooks.redis, RedisCluster)
 
     async def run(self, stop: asyncio.Event) -> None:
         """Claim what is due while a slot is free, then sleep until the earliest delivery
@@ -107,7 +106,7 @@ class Sender:
                     )
                     continue
                 try:
-                    if marks is None and not self._polling:
+                    if marks is None:
                         # Read before the claim: a wake-up written after it is not missed.
                         marks = await self.webhooks.wakes.marks()
                     claimed, next_ms = await self.webhooks.claim(free, self.settings.lease_ms)
@@ -132,8 +131,8 @@ class Sender:
     async def _sleep(
         self, stop: asyncio.Event, next_ms: int | None, marks: dict[str, bytes] | None
     ) -> None:
-        cap_s = self.settings.poll_s if self._polling else self.settings.max_sleep_s
-        pause = pause_ms(next_ms, time.time_ns() // 1_000_000, int(cap_s * 1000))
+        cap_ms = int(self.settings.max_sleep_s * 1000)
+        pause = pause_ms(next_ms, time.time_ns() // 1_000_000, cap_ms)
         if pause > 0:
             woken = self.webhooks.wakes.wait(marks, pause) if marks is not None else None
             await sleep_or_wake(stop, pause, woken)

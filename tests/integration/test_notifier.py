@@ -191,6 +191,8 @@ async def test_a_sleeping_sender_is_woken_by_a_delivery_and_by_a_retry_due_soone
 
 
 async def test_on_a_cluster_the_wake_ups_share_the_due_sets_slot(redis_cluster_url: str) -> None:
+    """So a sender blocks on them there too: one that would sleep an hour sends a new
+    delivery at once."""
     cluster = await connect(redis_cluster_url)
     try:
         webhooks = Webhooks(cluster)
