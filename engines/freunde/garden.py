@@ -113,17 +113,18 @@ def grow(state: FreundeState, wanted: Iterable[tuple[Hex, int]]) -> list[tuple[H
     supply of its colour, so an empty supply grows nothing; when the supply runs short,
     plots are served in the order given.
     """
-    heights = state.garden.bamboo
+    plots, heights = state.garden.plots, state.garden.bamboo
     grown_to: dict[Hex, int] = {}
     supply = list(state.supply.bamboo)
     out: list[tuple[Hex, str, int]] = []
     for h, sections in wanted:
-        colour = colour_at(state, h)
+        colour = TILES[plots[h]].colour
         index = COLOURS.index(colour)
         height = grown_to.get(h, heights.get(h, 0))
+        # Never past the top of the stalk: STALK.room bounds it.
         grown = min(sections, STALK.room(height), supply[index])
         if grown > 0:
             supply[index] -= grown
-            grown_to[h] = STALK.advance(height, grown)
+            grown_to[h] = height + grown
             out.append((h, colour, grown))
     return out

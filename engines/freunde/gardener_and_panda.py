@@ -17,7 +17,7 @@ from engines.core.hexgrid import Hex
 from engines.freunde import codes, wire
 from engines.freunde.actions import check_action, fits_in_turn
 from engines.freunde.content import TILES
-from engines.freunde.garden import bamboo_at, colour_at, improvement_at
+from engines.freunde.garden import colour_at, improvement_at
 from engines.freunde.irrigation import grown_events
 from engines.freunde.state import FreundeState
 from proto import freunde_pb2 as pb
@@ -82,18 +82,19 @@ def growth_sections(state: FreundeState, h: Hex) -> int:
 
 def gardener_growth(state: FreundeState, at: Hex) -> list[tuple[Hex, int]]:
     """The plot reached and the adjacent plots of its colour, each only if irrigated."""
-    plots = state.garden.plots
-    tile = plots.get(at)
+    tile = state.garden.plots.get(at)
     if tile is None:
         return []
+    # An irrigated plot is listed with its own colour, so this one membership test asks
+    # both whether a hex is a plot of the colour and whether it is irrigated.
     colour = TILES[tile].colour
-    targets = [at]
-    for n in hexgrid.neighbours(at):
-        near = plots.get(n)
-        if near is not None and TILES[near].colour == colour:
-            targets.append(n)
     irrigated = state.garden.irrigated
-    return [(h, growth_sections(state, h)) for h in targets if (h, colour) in irrigated]
+    # A loop rather than a comprehension: one call fewer on every gardener move.
+    growing = []
+    for h in (at, *hexgrid.neighbours(at)):
+        if (h, colour) in irrigated:
+            growing.append((h, growth_sections(state, h)))
+    return growing
 
 
 def _destination(
@@ -131,7 +132,7 @@ def gardener_moves(state: FreundeState, seat: int) -> tuple[pb.MoveGardener, ...
 
 def panda_eats(state: FreundeState, seat: int, at: Hex) -> list[pb.Event]:
     """The panda eats one section where he stops, except on an enclosure."""
-    if bamboo_at(state, at) == 0 or improvement_at(state, at) == "enclosure":
+    if at not in state.garden.bamboo or improvement_at(state, at) == "enclosure":
         return []
     return [_bamboo_eaten(seat, at, colour_at(state, at))]
 
