@@ -36,8 +36,10 @@ def fits_in_turn(state: FreundeState, action: str) -> bool:
 
 def check_action(state: FreundeState, action: str) -> None:
     """Raise unless one more action of this kind fits in the turn."""
-    taken = state.turn.actions
-    if len(taken) >= action_limit(state):
+    turn = state.turn
+    taken = turn.actions
+    # action_limit, read here directly: every action command asks.
+    if len(taken) >= _LIMITS.get(turn.weather, REQUIRED_ACTIONS):
         raise codes.TURN_NO_ACTIONS_LEFT()
-    if action in taken and state.turn.weather != "wind":
+    if action in taken and turn.weather != "wind":
         raise codes.TURN_SAME_ACTION()

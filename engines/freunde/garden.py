@@ -101,7 +101,7 @@ def can_grow(state: FreundeState, h: Hex, colour: str) -> bool:
     """Whether a section can still grow on the ``colour`` plot at ``h``: its stalk is
     below 4 and the supply still holds one of its colour (see :func:`grow`)."""
     return (
-        STALK.room(state.garden.bamboo.get(h, 0)) > 0
+        state.garden.bamboo.get(h, 0) < STALK.high
         and state.supply.bamboo[COLOURS.index(colour)] > 0
     )
 

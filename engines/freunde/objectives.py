@@ -10,6 +10,7 @@ down, but not flipped), with every plot of it irrigated.
 from __future__ import annotations
 
 import functools
+import itertools
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -173,9 +174,14 @@ def _claimable(state: FreundeState, seat: int) -> tuple[Any, ...]:
     # The tall stalks only matter to a hand holding a gardener card (None: they don't).
     needs_towers = not _GARDENER_CARDS.isdisjoint(hand)
     towers = _towers(state) if needs_towers else ()
-    answer = tuple([card for card in hand if _met(player, irrigated, towers, card)])
-    bodies = tuple([_CLAIMS[card] for card in answer])
-    entry = (hand, reserve, irrigated, towers if needs_towers else None, answer, bodies)
+    # A loop rather than comprehensions: worked out again on about a third of the
+    # listings, and mostly finding nothing.
+    answer: list[int] = []
+    for card in hand:
+        if _met(player, irrigated, towers, card):
+            answer.append(card)
+    bodies = tuple([_CLAIMS[card] for card in answer]) if answer else ()
+    entry = (hand, reserve, irrigated, towers if needs_towers else None, tuple(answer), bodies)
     _last_claimable[seat] = entry
     return entry
 
@@ -201,7 +207,7 @@ def _met(player: Player, irrigated: Irrigated, towers: tuple[Tower, ...], card: 
     return _panda_met(player, obj)
 
 
-def drawable_kinds(state: FreundeState, seat: int) -> list[str]:
+def drawable_kinds(state: FreundeState, seat: int) -> tuple[str, ...]:
     """Kinds one may draw: hand below 5, and a deck not yet cycled through this turn.
 
     Cards sent back go under their deck, so once as many have gone back this turn as
@@ -209,12 +215,17 @@ def drawable_kinds(state: FreundeState, seat: int) -> list[str]:
     turn ends. This keeps every redraw loop finite without looking at the deck order.
     """
     if len(state.players[seat].hand) >= HAND_LIMIT:
-        return []
-    return [
-        kind
-        for kind, deck, back in zip(KINDS, state.decks, state.turn.returned, strict=True)
-        if len(deck) > back
-    ]
+        return ()
+    decks, back = state.decks, state.turn.returned
+    return _OPEN_KINDS[len(decks[0]) > back[0], len(decks[1]) > back[1], len(decks[2]) > back[2]]
+
+
+# The kinds open for each combination of open decks (plot, gardener, panda), looked up
+# rather than gathered: every listing of the actions asks.
+_OPEN_KINDS: dict[tuple[bool, ...], tuple[str, ...]] = {
+    open_decks: tuple(kind for kind, is_open in zip(KINDS, open_decks, strict=True) if is_open)
+    for open_decks in itertools.product((False, True), repeat=len(KINDS))
+}
 
 
 def draw_objective(state: FreundeState, cmd: pb.DrawObjective, seat: int) -> list[pb.Event]:
@@ -237,13 +248,15 @@ def draw_objective(state: FreundeState, cmd: pb.DrawObjective, seat: int) -> lis
 
 
 _DRAWS = {kind: pb.DrawObjective(kind=wire.kind_code(kind)) for kind in KINDS}
+# One draw per open deck, for each set of open decks.
+_DRAW_BODIES = {kinds: tuple(_DRAWS[kind] for kind in kinds) for kinds in _OPEN_KINDS.values()}
 
 
-def objective_draws(state: FreundeState, seat: int) -> list[pb.DrawObjective]:
+def objective_draws(state: FreundeState, seat: int) -> tuple[pb.DrawObjective, ...]:
     """One draw per open deck (shared bodies: the kit copies each into its command)."""
     if not fits_in_turn(state, "objective"):
-        return []
-    return [_DRAWS[kind] for kind in drawable_kinds(state, seat)]
+        return ()
+    return _DRAW_BODIES[drawable_kinds(state, seat)]
 
 
 def claim_objective(state: FreundeState, cmd: pb.ClaimObjective, seat: int) -> list[pb.Event]:

@@ -22,6 +22,7 @@ from proto import freunde_pb2 as pb
 
 __all__ = [
     "DRAW_COUNT",
+    "can_draw",
     "can_place_at",
     "draw_plots",
     "has_plot_spot",
@@ -72,8 +73,10 @@ def has_plot_spot(state: FreundeState) -> bool:
     return bool(_spots(state.garden.tiles))
 
 
-def _can_draw(state: FreundeState) -> bool:
-    return bool(state.plot_stack) and has_plot_spot(state)
+def can_draw(state: FreundeState) -> bool:
+    """Plots: a plot left in the stack and a spot to place it (read directly rather
+    than through has_plot_spot: every listing asks)."""
+    return bool(state.plot_stack) and bool(_spots(state.garden.tiles))
 
 
 def draw_plots(state: FreundeState, cmd: pb.DrawPlots, seat: int) -> list[pb.Event]:
@@ -91,7 +94,7 @@ _DRAW = pb.DrawPlots()
 
 
 def plot_draws(state: FreundeState, seat: int) -> list[pb.DrawPlots]:
-    return [_DRAW] if fits_in_turn(state, "plot") and _can_draw(state) else []
+    return [_DRAW] if fits_in_turn(state, "plot") and can_draw(state) else []
 
 
 def place_plot(state: FreundeState, cmd: pb.PlacePlot, seat: int) -> list[pb.Event]:
@@ -130,7 +133,7 @@ def _placement(tile: int, at: Hex) -> pb.PlacePlot:
 @functools.lru_cache(maxsize=1024)
 def _placements(drawn: tuple[int, ...], tiles: frozenset[Hex]) -> tuple[pb.PlacePlot, ...]:
     spots = _spots(tiles)
-    return tuple(_placement(tile, at) for tile in drawn for at in spots)
+    return tuple([_placement(tile, at) for tile in drawn for at in spots])
 
 
 def placements(state: FreundeState, seat: int) -> tuple[pb.PlacePlot, ...]:

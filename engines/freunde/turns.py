@@ -14,7 +14,7 @@ from engines.freunde.actions import REQUIRED_ACTIONS, fits_in_turn
 from engines.freunde.game_end import game_ended
 from engines.freunde.gardener_and_panda import gardener_reach, panda_reach
 from engines.freunde.objectives import drawable_kinds
-from engines.freunde.plots import has_plot_spot
+from engines.freunde.plots import can_draw
 from engines.freunde.state import ACTIONS, FreundeState
 from engines.freunde.weather import roll_weather
 from proto import freunde_pb2 as pb
@@ -25,7 +25,7 @@ __all__ = ["action_possible", "can_end_turn", "end_turn", "turn_ends"]
 def action_possible(state: FreundeState, seat: int, action: str) -> bool:
     """Whether the action could be carried out at all in this position."""
     if action == "plot":
-        return bool(state.plot_stack) and has_plot_spot(state)
+        return can_draw(state)
     if action == "irrigation":
         return state.supply.irrigation > 0
     if action == "gardener":

@@ -117,7 +117,7 @@ def rain_spots(state: FreundeState) -> list[Hex]:
     """Rain: irrigated plots where a section can still grow."""
     if state.turn.weather != "rain":
         return []
-    return sorted(h for h, colour in state.garden.irrigated if can_grow(state, h, colour))
+    return sorted([h for h, colour in state.garden.irrigated if can_grow(state, h, colour)])
 
 
 def grow_with_rain(state: FreundeState, cmd: pb.GrowWithRain, seat: int) -> list[pb.Event]:
