@@ -37,14 +37,13 @@ from dataclasses import dataclass, field
 
 import aiohttp
 import httpx
-import orjson
 import redis.asyncio
 import uvloop
 
 import engines
 from benchmarks.cpu import CpuMeter, cpu_seconds, redis_pid, yardstick_line
+from benchmarks.planned import Planned, plan
 from benchmarks.timed_http import timed_session
-from engines.core.messages import to_json
 from gateway.client import BotTable, GatewayClient, game_bot
 from services.redis_server import redis_url_or_private
 from tests.e2e.stack import Stack
@@ -94,48 +93,6 @@ async def open_table(client: GatewayClient, n: int) -> BotTable:
     return await BotTable.open(client, "freunde", 2 + n % 3, bot_seed=n)
 
 
-@dataclass(frozen=True, slots=True)
-class Planned:
-    """One command, ready to send: the path, the seat's header and the JSON body."""
-
-    path: str
-    headers: dict[str, str]
-    body: bytes
-
-
-def plan(table: BotTable, n: int, count: int) -> list[Planned]:
-    """The next ``count`` commands of ``table`` (fewer if the game ends first), chosen by
-    table ``n``'s random bot on the mirror, which they advance: planned before the clock
-    starts, as a scripted load generator would replay them, so the rules' CPU is not the
-    load generator's while it measures."""
-    bot = game_bot(ENGINE, "random", n)
-    planned: list[Planned] = []
-    mirror = table.mirror
-    while len(planned) < count:
-        outcome = ENGINE.outcome(mirror.state)
-        if outcome.finished:
-            break
-        seat = outcome.to_act[0]
-        command = bot.choose(ENGINE, mirror.state, seat)
-        body = {
-            "command_id": f"b{n}.{mirror.version}",
-            "expected_version": mirror.version,
-            "command": to_json(command),
-        }
-        planned.append(
-            Planned(
-                f"/v1/tables/{table.table_id}/commands",
-                {"Authorization": f"Bearer {table.tokens[seat]}", **_JSON},
-                orjson.dumps(body),
-            )
-        )
-        mirror.execute(seat, command)
-    return planned
-
-
-_JSON = {"Content-Type": "application/json"}
-
-
 async def drive(
     client: GatewayClient,
     sender: aiohttp.ClientSession,
@@ -147,9 +104,10 @@ async def drive(
 ) -> None:
     """Send commands to one table until the deadline: those planned, then (a game that
     ends, or a plan used up) more, planned as it goes; a new table when one ends."""
+    bot = game_bot(ENGINE, "random", n)
     while time.perf_counter() < deadline:
         if not planned:
-            planned = plan(table, n, 50)
+            planned = plan(table, bot, 50, f"b{n}")
             if not planned:
                 table = await open_table(client, n)
                 continue
@@ -197,7 +155,10 @@ async def level(
         budget = SECONDS.get(tables, DEFAULT_SECONDS)
         # Enough for each table at 1,000 commands/s over all (more are planned on the way).
         ahead = math.ceil(1_000 * budget / tables) + 8
-        plans = [plan(table, n, ahead) for n, table in enumerate(bots)]
+        plans = [
+            plan(table, game_bot(ENGINE, "random", n), ahead, f"b{n}")
+            for n, table in enumerate(bots)
+        ]
         print(
             f"   {tables} tables opened in {time.perf_counter() - started:.1f} s,"
             f" {ahead} commands planned for each",
