@@ -137,6 +137,11 @@ class Engine(Protocol, Generic[S, C, E]):
         """The event as ``seat`` may see it; ``None`` when it may see nothing of it."""
         ...
 
+    def finished(self, state: S) -> bool:
+        """Whether the game is over: ``outcome(state).finished``, without adding up the
+        scores (the engine service asks it around every command)."""
+        ...
+
     def outcome(self, state: S) -> Outcome:
         """Phase, seats to act, whether the game is over, scores."""
         ...

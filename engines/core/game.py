@@ -440,6 +440,9 @@ class Game(Generic[S, C, E]):
     def redact(self, event: E, seat: int | None) -> E:
         return self.redaction.redact(event, seat)
 
+    def finished(self, state: S) -> bool:
+        return self.flow.now(state)[0] is None
+
     def outcome(self, state: S) -> Outcome:
         standing = self._standing(state)
         stage, seats = self.flow.now(state)

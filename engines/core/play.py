@@ -113,7 +113,7 @@ class Table:
             engine, salts, seats, after=0, command_id="setup", seat=-1, time_ms=0,
             events=self.events[:setup],
         )  # fmt: skip
-        finished = engine.outcome(self.state).finished
+        finished = engine.finished(self.state)
         for n, record in enumerate(self.commands, start=1):
             log += stored_batch(
                 engine, salts, seats, after=len(log), command_id=f"c{n}", seat=record.seat,

@@ -311,7 +311,7 @@ class CommandHandler:
         kind = envelope.control.WhichOneof("kind")
         to_act = table_to_act(self.engine, loaded.state, control)
         if kind == "resign":
-            finished = self.engine.outcome(loaded.state).finished
+            finished = self.engine.finished(loaded.state)
             return None, table_control.resign(rules, control, seat, finished)
         if kind == "time_out":
             timeout = envelope.control.time_out
@@ -472,7 +472,7 @@ class CommandHandler:
         return self._accepted(appended, envelope.seat, salts, duplicate=False, decided=decided)
 
     def _over(self, state: Any, control: table_control.Control) -> bool:
-        return control.end is not None or self.engine.outcome(state).finished
+        return control.end is not None or self.engine.finished(state)
 
     def _accepted(
         self,
