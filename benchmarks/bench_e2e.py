@@ -10,8 +10,10 @@ engine service, the projector and the gateway) and drives it over HTTP from this
   back to back, each waiting for its reply (``POST /v1/tables/{id}/commands`` with
   ``expected_version``, sent with :func:`benchmarks.timed_http.timed_session`). Drivers
   choose with their own mirror of the table (they opened it with their own seed), so
-  only the command itself crosses the wire and is timed. A table that ends is replaced
-  by a new one.
+  only the command itself crosses the wire and is timed; the commands are chosen and
+  their bodies written before the clock starts (enough for 1,000 commands/s; more are
+  planned on the way if needed), as a scripted load generator replays its requests. A
+  table that ends is replaced by a new one.
 
 Each figure is measured for a fixed time budget; commands in flight when it ends are
 waited for (a command still unanswered a minute later is abandoned and counted), so the
@@ -27,6 +29,7 @@ per command is the figure to compare.
 from __future__ import annotations
 
 import asyncio
+import math
 import os
 import ssl
 import time
@@ -35,11 +38,12 @@ from dataclasses import dataclass, field
 import aiohttp
 import httpx
 import redis.asyncio
+import uvloop
 
 import engines
 from benchmarks.cpu import CpuMeter, cpu_seconds, redis_pid, yardstick_line
+from benchmarks.planned import Planned, plan
 from benchmarks.timed_http import timed_session
-from engines.core.messages import to_json
 from gateway.client import BotTable, GatewayClient, game_bot
 from services.redis_server import redis_url_or_private
 from tests.e2e.stack import Stack
@@ -93,31 +97,26 @@ async def drive(
     client: GatewayClient,
     sender: aiohttp.ClientSession,
     table: BotTable,
+    planned: list[Planned],
     deadline: float,
     tally: Tally,
     n: int,
 ) -> None:
-    """Send commands to one table until the deadline, opening a new table when one ends."""
+    """Send commands to one table until the deadline: those planned, then (a game that
+    ends, or a plan used up) more, planned as it goes; a new table when one ends."""
     bot = game_bot(ENGINE, "random", n)
-    sent = 0
     while time.perf_counter() < deadline:
-        outcome = ENGINE.outcome(table.mirror.state)
-        if outcome.finished:
-            table = await open_table(client, n)
-            continue
-        seat = outcome.to_act[0]
-        command = bot.choose(ENGINE, table.mirror.state, seat)
-        body = {
-            "command_id": f"b{n}.{sent}",
-            "expected_version": table.mirror.version,
-            "command": to_json(command),
-        }
-        headers = {"Authorization": f"Bearer {table.tokens[seat]}"}
+        if not planned:
+            planned = plan(table, bot, 50, f"b{n}")
+            if not planned:
+                table = await open_table(client, n)
+                continue
+        command = planned.pop(0)
         for _ in range(5):
             started = time.perf_counter()
             try:
                 async with sender.post(
-                    f"/v1/tables/{table.table_id}/commands", headers=headers, json=body
+                    command.path, headers=command.headers, data=command.body
                 ) as reply:
                     await reply.read()
                 break
@@ -127,11 +126,9 @@ async def drive(
         else:
             return
         tally.latencies.append(time.perf_counter() - started)
-        sent += 1
         if reply.status != 200:
             tally.rejected += 1
             return
-        table.mirror.execute(seat, command)
 
 
 async def level(
@@ -155,19 +152,29 @@ async def level(
 
         started = time.perf_counter()
         bots = await asyncio.gather(*(opened(n) for n in range(tables)))
-        print(f"   {tables} tables opened in {time.perf_counter() - started:.1f} s", flush=True)
+        budget = SECONDS.get(tables, DEFAULT_SECONDS)
+        # Enough for each table at 1,000 commands/s over all (more are planned on the way).
+        ahead = math.ceil(1_000 * budget / tables) + 8
+        plans = [
+            plan(table, game_bot(ENGINE, "random", n), ahead, f"b{n}")
+            for n, table in enumerate(bots)
+        ]
+        print(
+            f"   {tables} tables opened in {time.perf_counter() - started:.1f} s,"
+            f" {ahead} commands planned for each",
+            flush=True,
+        )
         tally = Tally()
         meter.start()
         client_cpu = time.process_time()
         started = time.perf_counter()
-        deadline = started + SECONDS.get(tables, DEFAULT_SECONDS)
+        deadline = started + budget
         drivers = [
-            asyncio.create_task(drive(clients[n], sender, t, deadline, tally, n))
+            asyncio.create_task(drive(clients[n], sender, t, plans[n], deadline, tally, n))
             for n, t in enumerate(bots)
         ]
         # Keeps the run bounded: a command still unanswered GRACE seconds after the
         # budget is abandoned and reported, not waited for.
-        budget = SECONDS.get(tables, DEFAULT_SECONDS)
         _, late = await asyncio.wait(drivers, timeout=budget + GRACE)
         for driver in late:
             driver.cancel()
@@ -221,7 +228,7 @@ def main() -> None:
             flush=True,
         )
         for tables in LEVELS:
-            rate, c50, c99, done, rejected, lost, late, client_cpu = asyncio.run(
+            rate, c50, c99, done, rejected, lost, late, client_cpu = uvloop.run(
                 level(stack.url, tables, meter)
             )
             print(

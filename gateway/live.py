@@ -85,21 +85,31 @@ class TableWatch:
         await self._changed.wait()
 
 
-class _FeedReader:
-    """Follows one feed and wakes the watches of the tables (players) its entries name."""
+class _StreamFollower:
+    """Follows one stream: *armed* once it knows the stream's newest entry, it reads every
+    entry after that with blocking ``XREAD`` and hands each entry's fields to ``on_entry``.
+    When it loses Redis it calls ``on_lost`` (whatever went by meanwhile is unknown), waits
+    a moment and arms again."""
 
-    def __init__(self, redis: Any, feed: str, field: bytes, block_ms: int) -> None:
+    def __init__(
+        self,
+        redis: Any,
+        stream: str,
+        block_ms: int,
+        on_entry: Callable[[dict[Any, Any]], None],
+        on_lost: Callable[[], None],
+    ) -> None:
         self.redis = redis
-        self.feed = feed
-        self.field = field
+        self.stream = stream
         self.block_ms = block_ms
-        self.tables: dict[str, TableWatch] = {}
+        self.on_entry = on_entry
+        self.on_lost = on_lost
         self.armed = asyncio.Event()
         self._last = "0-0"
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
-        self._task = asyncio.create_task(self._run(), name=f"live:{self.feed}")
+        self._task = asyncio.create_task(self._run(), name=f"live:{self.stream}")
 
     async def stop(self) -> None:
         if self._task is not None:
@@ -107,35 +117,54 @@ class _FeedReader:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
 
-    async def _arm(self) -> None:
-        newest = await self.redis.xrevrange(self.feed, count=1)
-        self._last = _text(newest[0][0]) if newest else "0-0"
-        self.armed.set()
-
     async def _run(self) -> None:
         while True:
             try:
                 if not self.armed.is_set():
-                    await self._arm()
+                    newest = await self.redis.xrevrange(self.stream, count=1)
+                    self._last = _text(newest[0][0]) if newest else "0-0"
+                    self.armed.set()
                 await self._read_once()
             except Exception as trouble:
                 if not is_redis_trouble(trouble):
                     raise
-                log.warning("live.reader_failed", feed=self.feed, error=str(trouble))
+                log.warning("live.reader_failed", stream=self.stream, error=str(trouble))
                 self.armed.clear()
-                # Whatever happened while Redis was away, the subscribers read it again.
-                for watch in self.tables.values():
-                    watch.notify(None)
+                self.on_lost()
                 await asyncio.sleep(_RETRY_S)
 
     async def _read_once(self) -> None:
-        reply = await self.redis.xread({self.feed: self._last}, count=_BATCH, block=self.block_ms)
+        reply = await self.redis.xread({self.stream: self._last}, count=_BATCH, block=self.block_ms)
         for _, entries in reply or ():
             for entry_id, fields in entries:
                 self._last = _text(entry_id)
-                watch = self.tables.get(_text(fields.get(self.field, b"")))
-                if watch is not None:
-                    watch.notify(int(fields[b"v"]))
+                self.on_entry(fields)
+
+
+class _FeedReader:
+    """Follows one feed and wakes the watches of the tables (players) its entries name."""
+
+    def __init__(self, redis: Any, feed: str, field: bytes, block_ms: int) -> None:
+        self.field = field
+        self.tables: dict[str, TableWatch] = {}
+        self.follower = _StreamFollower(redis, feed, block_ms, self._entry, self._lost)
+        self.armed = self.follower.armed
+
+    def start(self) -> None:
+        self.follower.start()
+
+    async def stop(self) -> None:
+        await self.follower.stop()
+
+    def _entry(self, fields: dict[Any, Any]) -> None:
+        watch = self.tables.get(_text(fields.get(self.field, b"")))
+        if watch is not None:
+            watch.notify(int(fields[b"v"]))
+
+    def _lost(self) -> None:
+        # Whatever happened while Redis was away, the subscribers read it again.
+        for watch in self.tables.values():
+            watch.notify(None)
 
 
 class LiveFeeds:
@@ -220,20 +249,15 @@ class Projections:
         self.block_ms = block_ms
         self.versions: LRUCache[str, int] = LRUCache(maxsize=remembered)
         self._waiting: dict[str, list[tuple[int, asyncio.Future[None]]]] = {}
-        # The newest entry read; None: to be looked up (at the start, after losing Redis).
-        self._last: str | None = None
+        self.follower = _StreamFollower(redis, PROJECTED_KEY, block_ms, self._entry, self._lost)
         # Set while every entry from now on will be read.
-        self.armed = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
+        self.armed = self.follower.armed
 
     def start(self) -> None:
-        self._task = asyncio.create_task(self._run(), name="projections")
+        self.follower.start()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await self.follower.stop()
 
     async def reached(self, table_id: str, version: int, timeout: float) -> bool:
         """Return once the projector has said ``table_id``'s read models hold ``version``,
@@ -260,40 +284,22 @@ class Projections:
     def waiting(self) -> int:
         return sum(len(w) for w in self._waiting.values())
 
-    async def _run(self) -> None:
-        while True:
+    def _entry(self, fields: dict[Any, Any]) -> None:
+        for table, version in fields.items():
+            table_id = _text(table)
             try:
-                if self._last is None:
-                    newest = await self.redis.xrevrange(PROJECTED_KEY, count=1)
-                    self._last = _text(newest[0][0]) if newest else "0-0"
-                    self.armed.set()
-                await self._read_once(self._last)
-            except Exception as trouble:
-                if not is_redis_trouble(trouble):
-                    raise
-                log.warning("live.projections_failed", error=str(trouble))
-                # Entries may have gone by meanwhile: every waiter reads again.
-                self._last = None
-                self.armed.clear()
-                for table_id in list(self._waiting):
-                    self._wake(table_id, None)
-                await asyncio.sleep(_RETRY_S)
+                at = int(version)
+            except ValueError:
+                continue  # not the projector's: nothing to wake
+            if at > self.versions.get(table_id, 0):
+                self.versions[table_id] = at
+            if table_id in self._waiting:
+                self._wake(table_id, at)
 
-    async def _read_once(self, after: str) -> None:
-        reply = await self.redis.xread({PROJECTED_KEY: after}, count=_BATCH, block=self.block_ms)
-        for _, entries in reply or ():
-            for entry_id, fields in entries:
-                self._last = _text(entry_id)
-                for table, version in fields.items():
-                    table_id = _text(table)
-                    try:
-                        at = int(version)
-                    except ValueError:
-                        continue  # not the projector's: nothing to wake
-                    if at > self.versions.get(table_id, 0):
-                        self.versions[table_id] = at
-                    if table_id in self._waiting:
-                        self._wake(table_id, at)
+    def _lost(self) -> None:
+        # Entries may have gone by meanwhile: every waiter reads again.
+        for table_id in list(self._waiting):
+            self._wake(table_id, None)
 
     def _wake(self, table_id: str, version: int | None) -> None:
         """Resolve the waits on ``table_id`` that ``version`` satisfies (``None``: all)."""

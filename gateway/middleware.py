@@ -21,6 +21,7 @@ from gateway.errors import ErrorResponse, error_body
 from gateway.metrics import GatewayMetrics
 from gateway.ratelimits import RateLimits, Refusal, ViewGuess
 from gateway.seats import bearer_token, token_digest
+from gateway.store import ReadModel
 
 __all__ = ["ROSTER_SCOPE_KEY", "VIEWS_SCOPE_KEY", "BodyTooLarge", "RequestGate", "ViewsRead"]
 
@@ -39,13 +40,13 @@ VIEWS_SCOPE_KEY = "boardwright.views"
 
 @dataclass(frozen=True, slots=True)
 class ViewsRead:
-    """A table's read model ``name`` and its status, as stored (Redis hashes), read with
-    the rate limits: the route serves them only to the viewer ``name`` is."""
+    """A table's read model ``name`` and its status (``None`` where missing or damaged),
+    read with the rate limits: the route serves them only to the viewer ``name`` is."""
 
     table_id: str
     name: str
-    view: Any
-    status: Any
+    view: ReadModel | None
+    status: ReadModel | None
 
 
 class BodyTooLarge(HTTPException):

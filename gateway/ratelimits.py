@@ -19,10 +19,12 @@ let through (and logged): the reads behind it will say that the store is down.
 The seating is read in the same script because every table request needs it (a token
 may have been re-issued, so it is never cached as such): the gateway keeps the last
 roster it read per table and the script sends the document again only when its revision
-moved. A view read sends the view it will most likely serve (and the table's status)
-in the same round trip, pipelined behind the script (:class:`ViewGuess`). On Redis
-Cluster a script cannot reach keys of several slots, so there each budget is one call and
-the seating and the views are read by the route, as before.
+moved. A view read has the script read the view it will most likely serve (and the
+table's status) too (:class:`ViewGuess`). The checks of requests arriving together go to
+Redis in one pipeline (:class:`~services.eventstore.AutoPipeline`): under load a
+pooled connection and a round trip each cost the gateway more than the script's own
+work. On Redis Cluster a script cannot reach keys of several slots, so there each budget
+is one call and the seating and the views are read by the route, as before.
 """
 
 from __future__ import annotations
@@ -37,9 +39,9 @@ from typing import Any
 import structlog
 from cachetools import LRUCache
 from redis.asyncio.cluster import RedisCluster
-from redis.exceptions import NoScriptError
 
-from services.eventstore import AnyRedis, is_redis_trouble, rate_limit_key
+from gateway.store import ReadModel, read_model
+from services.eventstore import AnyRedis, AutoPipeline, ScriptCall, is_redis_trouble, rate_limit_key
 from services.seating import Roster, RosterStore
 
 __all__ = [
@@ -113,12 +115,13 @@ class ViewGuess:
 class Admission:
     """What the check found: a refusal or ``None``; the seating of the table asked
     about (``roster``, ``None`` for a table without one) when ``roster_read``; and the
-    guessed view's hash and the status's as stored (``views``) when they were read."""
+    guessed read model and the status's (``views``; ``None`` where missing or damaged)
+    when they were read."""
 
     refusal: Refusal | None
     roster_read: bool = False
     roster: Roster | None = None
-    views: tuple[Any, Any] | None = None
+    views: tuple[ReadModel | None, ReadModel | None] | None = None
 
 
 _LET_THROUGH = Admission(None)
@@ -143,13 +146,16 @@ def parse_budget(name: str, text: str) -> Budget:
     return Budget(name, tuple(_window(part) for part in parts))
 
 
-# KEYS: the seating record when ARGV[1] is not empty, then one key per window.
+# KEYS: the seating record when ARGV[1] is not empty; one key per window; then, when
+# ARGV[2] is '1', a read model's hash and the table status's.
 # ARGV[1]: "" (no seating to read) or the revision of the roster the gateway holds ("0":
-# none); then per window its amount and its length in ms.
-# Returns {refused window (1-based, 0: none), ms to wait, seating rev, seating doc}; the
-# doc only when the rev differs from ARGV[1] (false otherwise, and for no seating).
+# none); ARGV[2]: '1' to read the two read models, '0' not to; then per window its amount
+# and its length in ms.
+# Returns {refused window (1-based, 0: none), ms to wait, seating rev, seating doc, read
+# model, status}; the doc only when the rev differs from ARGV[1] (false otherwise, and
+# for no seating); each read model as its stored {version, json}, only when admitted.
 _ADMIT = """
-local first = 1
+local first, last = 1, #KEYS
 local rev, doc = false, false
 if ARGV[1] ~= '' then
   first = 2
@@ -158,11 +164,15 @@ if ARGV[1] ~= '' then
     doc = redis.call('HGET', KEYS[1], 'doc')
   end
 end
+local views = ARGV[2] == '1'
+if views then
+  last = last - 2
+end
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
 local spent = {}
-for i = first, #KEYS do
-  local arg = 2 * (i - first) + 2
+for i = first, last do
+  local arg = 2 * (i - first) + 3
   local limit = tonumber(ARGV[arg])
   local length = tonumber(ARGV[arg + 1])
   local window = math.floor(now / length)
@@ -182,7 +192,7 @@ for i = first, #KEYS do
     else
       wait = (1 - (limit - 1 - c) / p) * length - into
     end
-    return {i - first + 1, math.ceil(wait), rev, false}
+    return {i - first + 1, math.ceil(wait), rev, false, false, false}
   end
   spent[#spent + 1] = {KEYS[i], window, c + 1, p, 2 * length}
 end
@@ -190,7 +200,12 @@ for _, s in ipairs(spent) do
   redis.call('HSET', s[1], 'w', s[2], 'c', s[3], 'p', s[4])
   redis.call('PEXPIRE', s[1], s[5])
 end
-return {0, 0, rev, doc}
+local model, status = false, false
+if views then
+  model = redis.call('HMGET', KEYS[last + 1], 'version', 'json')
+  status = redis.call('HMGET', KEYS[last + 2], 'version', 'json')
+end
+return {0, 0, rev, doc, model, status}
 """
 
 
@@ -216,6 +231,8 @@ class RateLimits:
         self.create = create
         self._cluster = isinstance(redis, RedisCluster)
         self._admit = redis.register_script(_ADMIT)
+        # Checks made together go in one pipeline: no pooled connection each.
+        self._batched = AutoPipeline(redis)
         self._held: LRUCache[str, Roster] = LRUCache(maxsize=_ROSTERS)
 
     def held(self, table_id: str) -> Roster | None:
@@ -257,15 +274,18 @@ class RateLimits:
         held: Roster | None = None
         if table_id is None:
             args.append("")
+            view = None
         else:
             held = self._held.get(table_id)
             keys.append(self.rosters.keys(table_id).seating)
             args.append(str(held.rev) if held is not None else "0")
+        args.append("1" if view is not None else "0")
         windows = _windows(spending, keys, args)
-        admitted, views = await self._admit_reading(
-            keys, args, view if table_id is not None else None
+        if view is not None:
+            keys += [view.view_key, view.status_key]
+        refused, wait_ms, rev, doc, model, status = await self._batched.call(
+            ScriptCall(self._admit, keys, args)
         )
-        refused, wait_ms, rev, doc = admitted
         if refused:
             return Admission(_refusal(windows[int(refused) - 1], int(wait_ms)))
         if table_id is None:
@@ -277,36 +297,17 @@ class RateLimits:
                 self._held[table_id] = roster
         if roster is None:
             self._held.pop(table_id, None)
+        views = (read_model(*model), read_model(*status)) if view is not None else None
         return Admission(None, True, roster, views)
-
-    async def _admit_reading(
-        self, keys: list[str], args: list[Any], view: ViewGuess | None
-    ) -> tuple[Any, tuple[Any, Any] | None]:
-        """The script's answer, and ``view``'s two hashes pipelined behind it in the same
-        round trip. Called by its digest: a ``Script`` checks on every call whether it was
-        handed a pipeline (an ``isinstance`` against a protocol, 1% of the gateway's CPU),
-        and a pipeline of one asks first whether it is loaded. A server that lost its
-        scripts gets the script loaded and the views left unread."""
-        try:
-            if view is None:
-                return await self.redis.evalsha(self._admit.sha, len(keys), *keys, *args), None
-            async with self.redis.pipeline(transaction=False) as pipe:
-                pipe.evalsha(self._admit.sha, len(keys), *keys, *args)
-                pipe.hgetall(view.view_key)
-                pipe.hgetall(view.status_key)
-                admitted, model, status = await pipe.execute()
-        except NoScriptError:
-            return await self._admit(keys=keys, args=args), None
-        return admitted, (model, status)
 
     async def _check_each(self, spending: list[tuple[Budget, str]]) -> Admission:
         for budget, who in spending:
             keys: list[str] = []
-            args: list[Any] = [""]
+            args: list[Any] = ["", "0"]
             windows = _windows([(budget, who)], keys, args)
             if not keys:
                 continue
-            refused, wait_ms, _, _ = await self._admit(keys=keys, args=args)
+            refused, wait_ms, *_ = await self._admit(keys=keys, args=args)
             if refused:
                 return Admission(_refusal(windows[int(refused) - 1], int(wait_ms)))
         return _LET_THROUGH

@@ -21,8 +21,10 @@ from proto import common_pb2
 from services.eventstore import (
     PROJECTOR_LAG_KEY,
     RECONNECT_RETRY,
+    AutoPipeline,
     EventStore,
     Keys,
+    ScriptCall,
     TableNotFound,
     connect,
 )
@@ -31,11 +33,17 @@ from services.players import AppRegistry, PlayerTables
 from services.projector.lobby import Lobby
 from services.seating import OPEN_TABLE_TTL_S, RosterStore
 
-__all__ = ["ReadModel", "ReadStore", "read_models_of"]
+__all__ = ["ReadModel", "ReadStore", "read_model"]
 
 _META_CACHE = 10_000
 # How long a read waiting for the projector trusts its wake-up before reading again.
 LOOK_AGAIN_S = 0.1
+# A read model's stored fields and the table status's, in one script call: reads made
+# together go in one pipeline (AutoPipeline), with no pooled connection each.
+_READ_MODELS = """
+return {redis.call('HMGET', KEYS[1], 'version', 'json'),
+        redis.call('HMGET', KEYS[2], 'version', 'json')}
+"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,18 +60,26 @@ class ReadModel:
         return parsed
 
 
-def _read_model(raw: dict[Any, Any] | None) -> ReadModel | None:
-    """A read model's hash as stored by the projector; None when missing or damaged (its
-    version unreadable, its text not a JSON object's bounds)."""
-    if not raw:
+def read_model(version: Any, text: Any) -> ReadModel | None:
+    """A read model from its stored ``version`` and ``json`` fields (bytes or text); None
+    when missing or damaged (its version unreadable, its text not a JSON object's bounds)."""
+    if isinstance(text, str):
+        text = text.encode()
+    if version is None or not isinstance(text, bytes):
         return None
-    version, text = _field(raw, b"version"), _field(raw, b"json")
-    if version is None or text is None or not (text.startswith(b"{") and text.endswith(b"}")):
+    if not (text.startswith(b"{") and text.endswith(b"}")):
         return None
     try:
         return ReadModel(int(version), text)
     except ValueError:
         return None
+
+
+def _read_model(raw: dict[Any, Any] | None) -> ReadModel | None:
+    """A read model's hash as stored by the projector (see :func:`read_model`)."""
+    if not raw:
+        return None
+    return read_model(_field(raw, b"version"), _field(raw, b"json"))
 
 
 def _field(raw: dict[Any, Any], name: bytes) -> bytes | None:
@@ -72,11 +88,6 @@ def _field(raw: dict[Any, Any], name: bytes) -> bytes | None:
     if value is None:
         value = raw.get(name.decode())
     return value.encode() if isinstance(value, str) else value
-
-
-def read_models_of(model: Any, status: Any) -> tuple[ReadModel | None, ReadModel | None]:
-    """A read model's hash and ``view:status``'s, as stored, read."""
-    return _read_model(model), _read_model(status)
 
 
 def _decode(value: Any) -> str:
@@ -104,6 +115,8 @@ class ReadStore:
         self.inbox = PlayerInbox(redis, shards)
         self.webhooks = Webhooks(redis)
         self.lobby = Lobby(redis)
+        self._read_models = redis.register_script(_READ_MODELS)
+        self._batched = AutoPipeline(redis)
         # Meta is written once at creation and never changes, so caching it is safe.
         self._meta: LRUCache[str, common_pb2.TableMeta] = LRUCache(maxsize=_META_CACHE)
 
@@ -142,14 +155,13 @@ class ReadStore:
     async def read_models(
         self, table_id: str, name: str
     ) -> tuple[ReadModel | None, ReadModel | None]:
-        """The read model ``name`` and ``view:status`` together, in one round trip (both
-        live in the table's slot)."""
+        """The read model ``name`` and ``view:status`` together, in one call (both live in
+        the table's slot), batched with the other reads of the moment."""
         keys = self.keys(table_id)
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.hgetall(keys.view(name))
-            pipe.hgetall(keys.view("status"))
-            model, status = await pipe.execute()
-        return read_models_of(model, status)
+        model, status = await self._batched.call(
+            ScriptCall(self._read_models, (keys.view(name), keys.view("status")), ())
+        )
+        return read_model(*model), read_model(*status)
 
     async def read_models_at_least(
         self,

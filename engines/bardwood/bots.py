@@ -89,9 +89,7 @@ class GreedyBot:
 
     def _after(self, engine: Any, state: BardwoodState, command: pb.Command, seat: int) -> float:
         try:
-            events = engine.decide(state, command, seat, Rng(self._rng_seed, "greedy", 0))
+            after = engine.decided(state, command, seat, Rng(self._rng_seed, "greedy", 0)).state
         except RuleViolation:
             return float("-inf")
-        for event in events:
-            state = engine.evolve(state, event)
-        return worth(state, seat)
+        return worth(after, seat)

@@ -26,7 +26,9 @@ from proto import bardwood_pb2 as pb
 
 __all__ = ["RECORDERS"]
 
-RECORDERS: Recorders[BardwoodState] = Recorders(pb.Event)
+# Remembering: the rules record their events as they build them (``batch.Batch``), and
+# the kit folds the move's events again on the same state.
+RECORDERS: Recorders[BardwoodState] = Recorders(pb.Event, remembers=True)
 
 
 def _without(cards: tuple[str, ...], card: str) -> tuple[str, ...]:

@@ -163,7 +163,7 @@ def _events(
         if body == "seed_revealed":
             if position != len(log):
                 return Check(name, False, f"{at}: the seed is revealed before the last event")
-            if not engine.outcome(state).finished and control.end is None:
+            if not engine.finished(state) and control.end is None:
                 return Check(name, False, f"{at}: the seed is revealed before the game ended")
             continue
         if body == "control":

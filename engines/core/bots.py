@@ -82,10 +82,8 @@ class GreedyBot:
     @staticmethod
     def _score_after(engine: Engine[Any, Any, Any], state: Any, command: Message, seat: int) -> int:
         try:
-            events = engine.decide(state, command, seat, Rng(b"greedy-lookahead", "bot", 0))
+            after = engine.decided(state, command, seat, Rng(b"greedy-lookahead", "bot", 0)).state
         except RuleViolation:
             return -(10**9)
-        for event in events:
-            state = engine.evolve(state, event)
-        scores = engine.outcome(state).scores
+        scores = engine.outcome(after).scores
         return scores[seat] if seat < len(scores) else 0

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 from google.protobuf.message import Message
 
 from engines.core.rng import Rng
 
 __all__ = [
+    "Decided",
     "Engine",
     "GameInfo",
     "OptionSpec",
@@ -85,6 +86,14 @@ class Outcome:
         }
 
 
+class Decided(NamedTuple, Generic[S, E]):
+    """An accepted command's events and the state after them (a named tuple: one is made
+    for every command played)."""
+
+    events: list[E]
+    state: S
+
+
 class Engine(Protocol, Generic[S, C, E]):
     """A game's rules. Every method is pure; only ``setup`` and ``decide`` get an ``Rng``."""
 
@@ -111,6 +120,11 @@ class Engine(Protocol, Generic[S, C, E]):
         """The events a command produces, or ``RuleViolation``. Changes nothing."""
         ...
 
+    def decided(self, state: S, command: C, seat: int, rng: Rng) -> Decided[S, E]:
+        """``decide``, with the state after the events: the state their fold gives, so a
+        caller applying the command keeps it rather than folding them again."""
+        ...
+
     def legal_commands(self, state: S, seat: int) -> list[C]:
         """Every command ``decide`` would accept from ``seat`` now."""
         ...
@@ -121,6 +135,11 @@ class Engine(Protocol, Generic[S, C, E]):
 
     def redact(self, event: E, seat: int | None) -> E | None:
         """The event as ``seat`` may see it; ``None`` when it may see nothing of it."""
+        ...
+
+    def finished(self, state: S) -> bool:
+        """Whether the game is over: ``outcome(state).finished``, without adding up the
+        scores (the engine service asks it around every command)."""
         ...
 
     def outcome(self, state: S) -> Outcome:

@@ -150,16 +150,23 @@ def fold_table(
     state: Any,
     control: Control,
     stored: Sequence[common_pb2.StoredEvent],
+    decided: Any = None,
 ) -> tuple[Any, Control]:
     """The game's state and the table's control after ``stored``: game events go to the
     game's ``evolve``, control events to the control; the clocks tick at every event
-    (only on a table with a clock: it asks the game who is to act around each one)."""
+    (only on a table with a clock: it asks the game who is to act around each one).
+
+    ``decided``: the game's state after ``stored``'s game events when it is known (the
+    state ``Engine.decided`` returned with them), so they are not folded again; a table
+    with a clock folds them anyway, for the state around each one."""
     clocked = rules.clock is not None
+    folds = decided is None or clocked
     before = table_to_act(engine, state, control) if clocked else ()
     for event in stored:
         body = event.WhichOneof("body")
         if body == "payload":
-            state = engine.evolve(state, engine.event_type.FromString(event.payload))
+            if folds:
+                state = engine.evolve(state, engine.event_type.FromString(event.payload))
             if event.seat in control.bot_turns:
                 # The seat's turn was played (by its bot, or by itself in time after all).
                 turns = tuple(s for s in control.bot_turns if s != event.seat)
@@ -170,7 +177,7 @@ def fold_table(
             after = table_to_act(engine, state, control)
             ticked = clocks_.tick(control.clocks, event.time_ms, event.seat, before, after)
             control, before = replace(control, clocks=ticked), after
-    return state, control
+    return (state if folds else decided), control
 
 
 def table_to_act(engine: Any, state: Any, control: Control) -> tuple[int, ...]:

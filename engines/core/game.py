@@ -30,7 +30,16 @@ each with the shared code of :mod:`engines.core.codes`:
 then hands the command's body to its :class:`Move`'s rule, which returns the events or
 raises the game's own refusal. When the game declares ``advance``, the automatic steps
 that follow (next turn, next round, scoring) are decided from the state after those
-events and appended.
+events and appended: ``advance(state, rng)`` returns the events of the next automatic
+step (none when a seat must choose or the game is over), the kit records them and asks
+again, until a step brings none.
+
+A command's events are recorded once: :meth:`Game.decided` returns the events together with the
+state after them, and a caller that applies the command (the engine service,
+:class:`engines.core.play.Table`) keeps that state instead of folding the events again.
+``decide`` is the same without the state (the engine contract, for callers that only
+look). Folding the stored events from the start (replay) gives the same state: the
+conformance check of :mod:`engines.core.testing` compares the two on every game it plays.
 
 Every game also says its moves and events in words (for menus, logs and chat): a
 :class:`Wording` gives each legal command a group (a menu of 25 options at most, as chat
@@ -61,7 +70,7 @@ from google.protobuf.message import Message
 
 from engines.core import codes
 from engines.core.bots import GreedyBot, RandomBot
-from engines.core.contract import GameInfo, Outcome, TableConfig
+from engines.core.contract import Decided, GameInfo, Outcome, TableConfig
 from engines.core.errors import RuleViolation
 from engines.core.flow import Flow
 from engines.core.picture import plain_picture
@@ -251,12 +260,9 @@ class Game(Generic[S, C, E]):
         self.wording: Wording = wording or _PlainWording()
         self._picture = picture
         self._oneof = command_type.DESCRIPTOR.oneofs[0].name
-        # Only a game with advance records a command's events twice (see recorders).
-        # ``evolve`` is the recorders' own method, bound here: it runs for every event,
-        # and a method of the game forwarding to it would add a call each time.
-        self.evolve: Callable[[S, E], S] = (
-            recorders.evolve if advance is not None else recorders.record
-        )
+        # The recorders' own method, bound here: it runs for every event, and a method of
+        # the game forwarding to it would add a call each time.
+        self.evolve: Callable[[S, E], S] = recorders.evolve
         self._check()
         # What legal_commands runs in each stage, looked up once here rather than per call.
         self._listings: dict[str, tuple[_Listing[S], ...]] = {
@@ -296,7 +302,7 @@ class Game(Generic[S, C, E]):
     def setup(self, config: TableConfig, rng: Rng) -> list[E]:
         """The set-up events, then whatever follows automatically from them."""
         events = list(self._setup(config, rng))
-        return events + self._advanced(self.initial_state(), events, rng)
+        return self._recorded(self.initial_state(), events, rng).events
 
     def initial_state(self) -> S:
         return self._initial_state()
@@ -307,7 +313,13 @@ class Game(Generic[S, C, E]):
         events: list[E] = move.decide(state, getattr(command, kind), seat, rng)  # type: ignore[assignment]
         if self._advance is None:
             return events
-        return events + self._advanced(state, events, rng)
+        return self._recorded(state, events, rng).events
+
+    def decided(self, state: S, command: C, seat: int, rng: Rng) -> Decided[S, E]:
+        """``decide``, with the state after the events."""
+        kind, move = self._admitted(state, command, seat)
+        events: list[E] = move.decide(state, getattr(command, kind), seat, rng)  # type: ignore[assignment]
+        return self._recorded(state, events, rng)
 
     def _admitted(self, state: S, command: C, seat: int) -> tuple[str, Move[S]]:
         stage, seats = self.flow.now(state)
@@ -322,13 +334,19 @@ class Game(Generic[S, C, E]):
             raise codes.COMMAND_NOT_NOW(waiting_for=stage.message(state))
         return kind, self.moves[kind]
 
-    def _advanced(self, state: S, events: Sequence[E], rng: Rng) -> list[E]:
-        if self._advance is None:
-            return []
-        evolve = self.recorders.evolve
+    def _recorded(self, state: S, events: list[E], rng: Rng) -> Decided[S, E]:
+        """``events`` and the steps of ``advance`` that follow them (appended to
+        ``events``), each recorded once, with the state after them all."""
+        evolve, advance = self.evolve, self._advance
         for event in events:
             state = evolve(state, event)
-        return list(self._advance(state, rng))
+        if advance is None:
+            return Decided(events, state)
+        while step := advance(state, rng):
+            for event in step:
+                state = evolve(state, event)
+            events.extend(step)
+        return Decided(events, state)
 
     def legal_commands(self, state: S, seat: int) -> list[C]:
         """Every command ``decide`` accepts from ``seat`` now, in the stage's order."""
@@ -421,6 +439,9 @@ class Game(Generic[S, C, E]):
 
     def redact(self, event: E, seat: int | None) -> E:
         return self.redaction.redact(event, seat)
+
+    def finished(self, state: S) -> bool:
+        return self.flow.now(state)[0] is None
 
     def outcome(self, state: S) -> Outcome:
         standing = self._standing(state)

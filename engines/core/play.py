@@ -1,7 +1,9 @@
 """Playing a game without any service: fold events, run commands, replay, re-execute.
 
 This is the same loop the engine service runs, without Redis: a command applied when
-the log holds ``v`` events gets ``Rng(seed, table_id, v)``; set-up gets version 0.
+the log holds ``v`` events gets ``Rng(seed, table_id, v)``; set-up gets version 0. A
+command's state is the one ``decided`` returns with its events (they are not folded
+again); replay folds the events from the start.
 Property tests, bots and benchmarks use it; the service's audit re-executes logs the
 same way, so a log that passes here passes there.
 """
@@ -82,8 +84,8 @@ class Table:
     def execute(self, seat: int, command: Message) -> list[Message]:
         """Decide and apply; raises ``RuleViolation`` and then changes nothing."""
         version = self.version
-        events = self.engine.decide(self.state, command, seat, self.rng())
-        self._record(events)
+        events, self.state = self.engine.decided(self.state, command, seat, self.rng())
+        self.events.extend(events)
         self.commands.append(CommandRecord(seat, version, command, tuple(events)))
         return events
 
@@ -111,7 +113,7 @@ class Table:
             engine, salts, seats, after=0, command_id="setup", seat=-1, time_ms=0,
             events=self.events[:setup],
         )  # fmt: skip
-        finished = engine.outcome(self.state).finished
+        finished = engine.finished(self.state)
         for n, record in enumerate(self.commands, start=1):
             log += stored_batch(
                 engine, salts, seats, after=len(log), command_id=f"c{n}", seat=record.seat,

@@ -17,14 +17,15 @@ built (at import time of the game's ``engine`` module), so an event kind of the
 ``Event`` oneof with no recorder, or a recorder for a kind that does not exist, stops
 the import with the names spelled out.
 
-In a game with ``advance``, a command's events are recorded on the same state more
-than once: ``Game.decide`` folds a move's events to run ``advance`` (which folds its
-own, as a game's rules may to look ahead), then the caller folds them all into its
-state. Recorders are pure, so :meth:`Recorders.evolve` remembers its last answers by
-the identity of the state and the event and gives the same state object back; a
-game without ``advance`` records each event once (:meth:`Recorders.record`). An
-event is a fact once decided: it is never changed in place (redaction and the chain
-work on copies).
+Each event is recorded once on the way to a table's next state: ``Game.decided`` folds
+a command's events as it decides them and hands the state after them to the caller
+(the engine service, :class:`~engines.core.play.Table`), which keeps it rather than
+folding the events again. A game whose rules record their events as they build them
+(Bardwood's ``Batch``) says ``remembers=True``: :meth:`Recorders.evolve` then remembers
+its last answers by the identity of the state and the event and gives the same state
+object back when the kit folds those events again; otherwise ``evolve`` is
+:meth:`Recorders.record`, where remembering would only cost. An event is a fact once
+decided: it is never changed in place (redaction and the chain work on copies).
 """
 
 from __future__ import annotations
@@ -40,8 +41,8 @@ S = TypeVar("S")
 Recorder = Callable[[S, Any], S]
 F = TypeVar("F", bound=Callable[..., Any])
 
-# How many recent (state, event) answers evolve keeps: a command's events and those of
-# the steps that follow it, with room to spare; forgotten all at once when full.
+# How many recent (state, event) answers a remembering evolve keeps: a command's events
+# and those of the steps that follow it, with room to spare; forgotten all at once when full.
 REMEMBERED = 32
 
 
@@ -83,7 +84,7 @@ def unchanged(state: S, _event: Any) -> S:
 class Recorders(Generic[S]):
     """The recorders of one game's events (see the module docstring)."""
 
-    def __init__(self, event_type: type[Message]) -> None:
+    def __init__(self, event_type: type[Message], *, remembers: bool = False) -> None:
         self.event_type = event_type
         self.oneof = event_type.DESCRIPTOR.oneofs[0].name
         self._kinds = oneof_kinds(event_type)
@@ -91,6 +92,9 @@ class Recorders(Generic[S]):
         # id(event) -> (state, event, state after): the entry holds both objects, so the
         # id cannot be taken by another event while it lives, and ``is`` checks the state.
         self._recent: dict[int, tuple[S, Message, S]] = {}
+        # Chosen once here: ``evolve`` runs for every event, and a method choosing on each
+        # call would add a step every time.
+        self.evolve: Callable[[S, Message], S] = self._remembered if remembers else self.record
 
     def on(self, kind: str) -> Callable[[F], F]:
         """Register the decorated function as the recorder of ``kind``."""
@@ -113,9 +117,9 @@ class Recorders(Generic[S]):
                 f"{self.event_type.DESCRIPTOR.full_name}: no recorder for {', '.join(missing)}"
             )
 
-    def evolve(self, state: S, event: Message) -> S:
-        """Record ``event`` in ``state``; an empty event records nothing. The same
-        ``state`` and ``event`` objects give the same state object as last time."""
+    def _remembered(self, state: S, event: Message) -> S:
+        """:meth:`record`, except that the same ``state`` and ``event`` objects give the
+        same state object as last time (``remembers=True``)."""
         key = id(event)
         known = self._recent.get(key)
         if known is not None and known[0] is state:
@@ -127,8 +131,7 @@ class Recorders(Generic[S]):
         return after
 
     def record(self, state: S, event: Message) -> S:
-        """:meth:`evolve` without remembering: for a game whose events are each recorded
-        once (no ``advance`` looks ahead), where remembering would only cost."""
+        """Record ``event`` in ``state``; an empty event records nothing."""
         kind = event.WhichOneof(self.oneof)
         if kind is None:
             return state

@@ -446,6 +446,8 @@ def play_random_game(
             _check_redaction(engine, event, seats)
     for _ in range(max_commands):
         outcome = engine.outcome(table.state)
+        if engine.finished(table.state) != outcome.finished:
+            raise AssertionError("finished() and outcome().finished disagree")
         if outcome.finished:
             break
         if not outcome.to_act:

@@ -241,12 +241,10 @@ class HarvestGreedyBot:
 
 def _apply(engine: Any, state: HarvestState, seat: int, command: pb.Command) -> HarvestState | None:
     try:
-        events = engine.decide(state, command, seat, LOOKAHEAD)
+        after: HarvestState = engine.decided(state, command, seat, LOOKAHEAD).state
     except RuleViolation:
         return None
-    for event in events:
-        state = engine.evolve(state, event)
-    return state
+    return after
 
 
 def _site_key(state: HarvestState, command: pb.Command) -> tuple[Any, ...]:

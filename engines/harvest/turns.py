@@ -1,8 +1,9 @@
 """What follows on its own: who acts next, and the steps nobody chooses (Gairy, Sunset,
 Game End).
 
-After every accepted command ``advance`` runs the automatic steps until a seat must
-choose, so each command's events include whatever follows from it.
+After every accepted command the kit asks ``advance`` for the next automatic step, and
+again, until a seat must choose, so each command's events include whatever follows
+from it.
 """
 
 from __future__ import annotations
@@ -100,7 +101,9 @@ def _game_end(state: HarvestState) -> list[pb.Event]:
     return [turn_began("game_end", seat), granted(seat, "game_end", tasks, new_step=True)]
 
 
-def _next(state: HarvestState, rng: Rng) -> list[pb.Event]:
+def advance(state: HarvestState, rng: Rng) -> list[pb.Event]:
+    """The events of the next automatic step; none when a seat must choose or the game
+    is over."""
     if state.phase in ("setup", "finished") or state.steps or state.turn >= 0:
         return []
     if state.phase == "choose_start":
@@ -123,15 +126,3 @@ def _next(state: HarvestState, rng: Rng) -> list[pb.Event]:
     if state.phase == "game_end":
         return _game_end(state)
     return []
-
-
-def advance(state: HarvestState, rng: Rng) -> list[pb.Event]:
-    """The automatic events that follow, until a seat must choose or the game is over."""
-    events: list[pb.Event] = []
-    while True:
-        more = _next(state, rng)
-        if not more:
-            return events
-        for event in more:
-            state = evolve(state, event)
-        events += more

@@ -578,12 +578,9 @@ class GreedyBot(_Bot):
             # one would make each choice depend on every look-ahead made before it.
             rng = Rng(b"tend-greedy-lookahead", "bot", n)
             try:
-                events = engine.decide(state, command, seat, rng)
+                after = engine.decided(state, command, seat, rng).state
             except RuleViolation:
                 return float("-inf")
-            after = state
-            for event in events:
-                after = engine.evolve(after, event)
             total += worth(after, seat)
         return total / draws
 

@@ -52,7 +52,9 @@ def _phase_over(state: TendState, rng: Rng) -> list[pb.Event]:
     return [*events, _began(state.round, "tasks")]
 
 
-def _next(state: TendState, rng: Rng) -> list[pb.Event]:
+def advance(state: TendState, rng: Rng) -> list[pb.Event]:
+    """The events of the next automatic step; none when a seat must choose or the game
+    is over (the kit asks again after each step)."""
     if state.phase in ("", "finished"):
         return []
     if state.phase != "start":
@@ -63,15 +65,3 @@ def _next(state: TendState, rng: Rng) -> list[pb.Event]:
     if all(p.done for p in state.players):
         return _phase_over(state, rng)
     return []
-
-
-def advance(state: TendState, rng: Rng) -> list[pb.Event]:
-    """Every automatic step that follows, until a seat must choose or the game ends."""
-    events: list[pb.Event] = []
-    while True:
-        step = _next(state, rng)
-        if not step:
-            return events
-        for event in step:
-            state = RECORDERS.evolve(state, event)
-        events += step

@@ -10,7 +10,7 @@ from typing import Any
 from gateway.api.deps import Gateway, TableCaller
 from gateway.errors import ApiError
 from gateway.middleware import ViewsRead
-from gateway.store import ReadModel, read_models_of
+from gateway.store import ReadModel
 from proto import engine_pb2
 
 __all__ = ["ViewAt", "engine_view", "finished", "replayed", "view_for", "viewer", "within_log"]
@@ -68,7 +68,7 @@ async def view_for(
     store = gateway.store
     read: tuple[ReadModel | None, ReadModel | None] | None = None
     if views is not None and views.table_id == caller.table_id and views.name == name:
-        read = read_models_of(views.view, views.status)
+        read = (views.view, views.status)
     if min_version is None:
         model, status = read or await store.read_models(caller.table_id, name)
     else:

@@ -278,7 +278,7 @@ class CommandHandler:
                     version=str(loaded.version),
                 )
             try:
-                events = self.engine.decide(
+                events, after = self.engine.decided(
                     loaded.state,
                     command,
                     envelope.seat,
@@ -292,7 +292,7 @@ class CommandHandler:
                 log.exception("command.rules_failed")
                 return _refused(codes.COMMAND_INVALID())
             try:
-                return await self._append(envelope, key, command, loaded, events, [])
+                return await self._append(envelope, key, command, loaded, events, [], after)
             except VersionConflict as conflict:
                 self.tables.forget(table_id)
                 head = conflict.head
@@ -311,7 +311,7 @@ class CommandHandler:
         kind = envelope.control.WhichOneof("kind")
         to_act = table_to_act(self.engine, loaded.state, control)
         if kind == "resign":
-            finished = self.engine.outcome(loaded.state).finished
+            finished = self.engine.finished(loaded.state)
             return None, table_control.resign(rules, control, seat, finished)
         if kind == "time_out":
             timeout = envelope.control.time_out
@@ -358,7 +358,7 @@ class CommandHandler:
             return None
         try:
             command = self._parse_command(envelope.payload)
-            events = self.engine.decide(
+            events, after = self.engine.decided(
                 cached.state,
                 command,
                 envelope.seat,
@@ -369,7 +369,7 @@ class CommandHandler:
             # on the current state, records the refusal or reports the bug.
             return None
         try:
-            return await self._append(envelope, key, command, cached, events, [])
+            return await self._append(envelope, key, command, cached, events, [], after)
         except VersionConflict:
             self.tables.forget(envelope.table_id)
             return None
@@ -425,9 +425,11 @@ class CommandHandler:
         loaded: LoadedTable,
         events: Sequence[Message],
         controls: Sequence[common_pb2.TableControlEvent],
+        after: Any = None,
     ) -> engine_pb2.ExecuteResponse:
         """Append a game command's ``events`` (or a control command's ``controls``), and the
-        revealed seed when the table ends with them."""
+        revealed seed when the table ends with them. ``after``: the game's state after
+        ``events``, as ``decided`` returned it (not folded again)."""
         salts = loaded.identity.salts
         time_ms = now_ms()
         at, command_id, seat = loaded.version, envelope.command_id, envelope.seat
@@ -448,7 +450,7 @@ class CommandHandler:
                 command=command,
             )
         state, control = fold_table(
-            self.engine, loaded.identity.rules, loaded.state, loaded.control, stored
+            self.engine, loaded.identity.rules, loaded.state, loaded.control, stored, after
         )
         if not self._over(loaded.state, loaded.control) and self._over(state, control):
             version = loaded.version + len(stored) + 1
@@ -470,7 +472,7 @@ class CommandHandler:
         return self._accepted(appended, envelope.seat, salts, duplicate=False, decided=decided)
 
     def _over(self, state: Any, control: table_control.Control) -> bool:
-        return control.end is not None or self.engine.outcome(state).finished
+        return control.end is not None or self.engine.finished(state)
 
     def _accepted(
         self,

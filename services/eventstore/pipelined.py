@@ -101,6 +101,8 @@ class AutoPipeline:
         if max_in_flight < 1:
             raise ValueError("max_in_flight must be at least 1")
         self.redis = redis
+        # Asked once: isinstance against a redis-py client class is a protocol check.
+        self._cluster = isinstance(redis, RedisCluster)
         self.max_batch = max_batch
         self.max_in_flight = max_in_flight
         self._waiting: list[tuple[ScriptCall, asyncio.Future[Any]]] = []
@@ -108,7 +110,7 @@ class AutoPipeline:
         self._flush_due = False
 
     async def call(self, call: ScriptCall) -> Any:
-        if isinstance(self.redis, RedisCluster):
+        if self._cluster:
             return await call.script(keys=call.keys, args=call.args)
         reply: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._waiting.append((call, reply))

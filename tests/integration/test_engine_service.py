@@ -380,12 +380,12 @@ async def test_a_seat_outside_the_table_cannot_read(
 
 
 class _BrokenRules:
-    """Freunde, except that ``decide`` has a bug."""
+    """Freunde, except that ``decided`` (what the service runs) has a bug."""
 
     def __getattr__(self, name: str) -> Any:
         return getattr(FREUNDE, name)
 
-    def decide(self, *_: Any) -> Any:
+    def decided(self, *_: Any) -> Any:
         raise ZeroDivisionError("a bug in the rules")
 
 

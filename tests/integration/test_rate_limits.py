@@ -14,7 +14,7 @@ import pytest
 from redis.asyncio import Redis
 
 from gateway.ratelimits import RateLimits, ViewGuess, Window, parse_budget
-from gateway.store import ReadModel, read_models_of
+from gateway.store import ReadModel
 from services.eventstore import AnyRedis, EventStore, connect
 from services.redis_server import free_port
 from services.seating import Roster, RosterStore, Seat
@@ -127,33 +127,49 @@ async def test_the_seating_comes_back_with_the_budgets_and_again_only_when_it_ch
     assert latest.roster is not None and latest.roster.host == "player:ann"
 
 
-async def test_a_view_comes_back_with_the_budgets_unless_the_server_lost_the_script(
+async def test_a_view_comes_back_with_the_budgets_even_from_a_server_that_lost_the_script(
     redis: AnyRedis,
 ) -> None:
-    limits = _limits(redis, "5/minute", "")
+    limits = _limits(redis, "4/minute", "")
     address = _address()
-    assert (await limits.check(address, None, False)).refusal is None  # the script loaded
     table_id = f"test-{uuid.uuid4().hex}"
     keys = EventStore(redis, shards=16).keys(table_id)
     await redis.hset(keys.view("seat:1"), mapping={"version": 7, "json": '{"hand": [3]}'})
     await redis.hset(keys.view("status"), mapping={"version": 7, "json": '{"finished": false}'})
     guess = ViewGuess("seat:1", keys.view("seat:1"), keys.view("status"))
+    read = (ReadModel(7, b'{"hand": [3]}'), ReadModel(7, b'{"finished": false}'))
     admitted = await limits.check(address, None, False, table_id, guess)
-    assert admitted.refusal is None and admitted.views is not None
-    assert read_models_of(*admitted.views) == (
-        ReadModel(7, b'{"hand": [3]}'),
-        ReadModel(7, b'{"finished": false}'),
-    )
+    assert admitted.refusal is None and admitted.views == read
 
-    # Restarted without its scripts: each request is still counted, a view left unread.
+    # Restarted without its scripts: the script is loaded again and the request counted once.
     await redis.script_flush()
     reloaded = await limits.check(address, None, False, table_id, guess)
-    assert reloaded.refusal is None and reloaded.roster_read and reloaded.views is None
-    await redis.script_flush()
-    assert (await limits.check(address, None, False)).refusal is None
-    assert (await limits.check(address, None, False, table_id, guess)).views is not None
+    assert reloaded.refusal is None and reloaded.roster_read and reloaded.views == read
+    # A missing read model comes back as None, a damaged one too.
+    await redis.hset(keys.view("status"), mapping={"json": "not json"})
+    damaged = await limits.check(address, None, False, table_id, guess)
+    assert damaged.views == (read[0], None)
+    assert (await limits.check(address, None, False, table_id, guess)).refusal is None
     refused = await limits.check(address, None, False, table_id, guess)
     assert refused.refusal is not None and refused.views is None
+
+
+async def test_checks_made_together_share_a_pipeline_and_each_is_counted_in_turn(
+    redis: AnyRedis, redis_url: str
+) -> None:
+    name = f"test-limits-{uuid.uuid4().hex[:8]}"
+    batched = await connect(redis_url, client_name=name)
+    try:
+        limits = _limits(batched, "30/minute", "")
+        address = _address()
+        admitted = await asyncio.gather(*(limits.check(address, None, False) for _ in range(40)))
+        clients = [c for c in await redis.client_list() if c.get("name") == name]
+    finally:
+        await batched.aclose()
+    # In the order they were made: the first 30 spend the budget, the other 10 are refused.
+    assert [a.refusal is not None for a in admitted] == [False] * 30 + [True] * 10
+    # Sent one by one, 40 checks at once would each have taken a connection of their own.
+    assert 1 <= len(clients) <= 2
 
 
 async def test_a_refused_request_reads_no_seating(redis: AnyRedis) -> None:

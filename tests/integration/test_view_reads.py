@@ -18,7 +18,7 @@ from gateway.api.reads import view_for
 from gateway.live import Projections
 from gateway.middleware import ViewsRead
 from gateway.settings import Settings
-from gateway.store import ReadStore
+from gateway.store import ReadModel, ReadStore
 from proto import common_pb2
 from services.eventstore import connect
 
@@ -60,7 +60,10 @@ async def test_the_gates_read_is_served_only_to_its_viewer(store: ReadStore) -> 
     table_id = f"test-{uuid.uuid4().hex}"
     await _project(store, table_id, "seat:0", {"hand": ["own"]})
     gate_read = ViewsRead(
-        table_id, "seat:1", _hash(4, {"hand": ["secret"]}), _hash(4, {"finished": False})
+        table_id,
+        "seat:1",
+        ReadModel(4, json.dumps({"hand": ["secret"]}).encode()),
+        ReadModel(4, json.dumps({"finished": False}).encode()),
     )
     gateway = _gateway(store)
 

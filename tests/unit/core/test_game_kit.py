@@ -259,14 +259,31 @@ def test_the_random_bot_picks_what_a_seeded_choice_of_the_legal_commands_picks(
     assert step > 10
 
 
-def test_a_game_without_advance_records_its_events_without_remembering_them() -> None:
-    """Each event is recorded once there: nothing to look up, so nothing is kept."""
+def test_decided_gives_the_state_its_events_fold_to() -> None:
+    """A command's events are recorded once, by ``decided``: the state it returns with
+    them is the one folding the log from the start gives (replay)."""
+    engine = goofspiel.ENGINE
+    table = Table.create(engine, TableConfig("decided", 2, {"cards": 5}), b"seed")
+    pick = random.Random(3)
+    for _ in range(4):
+        seat = engine.flow.now(table.state)[1][0]
+        command = pick.choice(engine.legal_commands(table.state, seat))
+        events, state = engine.decided(table.state, command, seat, table.rng())
+        assert events == engine.decide(table.state, command, seat, table.rng())
+        table.execute(seat, command)
+        assert state == table.state == fold(engine, table.events)
+
+
+def test_remembering_recorders_give_the_same_state_back_for_the_same_event() -> None:
+    """``remembers=True`` (rules that record their events as they build them): folding
+    the same event on the same state again gives the very state object of last time."""
     events = Table.create(goofspiel.ENGINE, TableConfig("record", 2, {"cards": 5}), b"seed").events
-    RECORDERS._recent.clear()
-    state = fold(variant(advance=None), events)
-    assert not RECORDERS._recent
-    assert state == fold(goofspiel.ENGINE, events)
-    assert RECORDERS._recent
+    remembering: Recorders[Goofspiel] = Recorders(goofspiel_pb2.Event, remembers=True)
+    for kind, recorder in RECORDERS._recorders.items():
+        remembering.on(kind)(recorder)
+    state = goofspiel.ENGINE.initial_state()
+    assert remembering.evolve(state, events[0]) is remembering.evolve(state, events[0])
+    assert RECORDERS.evolve(state, events[0]) == remembering.evolve(state, events[0])
 
 
 def test_changed_copies_a_record_with_new_fields_and_refuses_a_name_that_is_no_field() -> None:
