@@ -133,6 +133,11 @@ class Engine(Protocol, Generic[S, C, E]):
         """What ``seat`` may see (``None``: a spectator), as plain JSON data."""
         ...
 
+    def views(self, state: S, seats: int) -> list[dict[str, Any]]:
+        """``[view(state, None), view(state, 0), ..., view(state, seats - 1)]``, made
+        together (the projector writes them all after every command)."""
+        ...
+
     def redact(self, event: E, seat: int | None) -> E | None:
         """The event as ``seat`` may see it; ``None`` when it may see nothing of it."""
         ...

@@ -72,7 +72,7 @@ from engines.core import codes
 from engines.core.bots import GreedyBot, RandomBot
 from engines.core.contract import Decided, GameInfo, Outcome, TableConfig
 from engines.core.errors import RuleViolation
-from engines.core.flow import Flow
+from engines.core.flow import Flow, Stage
 from engines.core.picture import plain_picture
 from engines.core.recorders import Recorders, oneof_kinds
 from engines.core.redaction import Redaction
@@ -419,14 +419,32 @@ class Game(Generic[S, C, E]):
 
     def view(self, state: S, seat: int | None) -> dict[str, Any]:
         """The common envelope (:mod:`engines.core.view`) around the game's own parts."""
-        stage, seats = self.flow.now(state)
+        stage, to_act = self.flow.now(state)
+        return self._view(state, seat, stage, to_act, self._board(state, seat))
+
+    def views(self, state: S, seats: int) -> list[dict[str, Any]]:
+        """The spectator's view, then each seat's. ``board`` is made once for them all: it
+        is the same for every viewer (the envelope's rule; the conformance check of
+        :mod:`engines.core.testing` holds every game to it)."""
+        stage, to_act = self.flow.now(state)
+        board = self._board(state, None)
+        return [self._view(state, seat, stage, to_act, board) for seat in (None, *range(seats))]
+
+    def _view(
+        self,
+        state: S,
+        seat: int | None,
+        stage: Stage[S] | None,
+        to_act: tuple[int, ...],
+        board: dict[str, Any],
+    ) -> dict[str, Any]:
         return envelope(
             game=self.game,
             viewer=seat,
             stage="finished" if stage is None else stage.name,
-            to_act=seats,
+            to_act=to_act,
             finished=stage is None,
-            board=self._board(state, seat),
+            board=board,
             players=self._players(state, seat),
             private=self._private(state, seat) if seat is not None else None,
         )

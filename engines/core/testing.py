@@ -330,11 +330,16 @@ def _check_views(
     ``drawn`` of (spectator, seat 0, seat 1...) is well-formed SVG, or every viewer's when
     ``drawn`` is None. Drawing costs a millisecond or two: during play one viewer a step,
     taking turns, covers them all without multiplying the cost by the seats."""
+    together = engine.views(state, seats)
     for index, viewer in enumerate((None, *range(seats))):
         shown = engine.view(state, viewer)
         json.dumps(shown)
         if hasattr(engine, "flow") and set(shown) != _ENVELOPE:
             raise AssertionError(f"view keys {sorted(shown)} are not the common envelope")
+        if together[index] != shown:
+            raise AssertionError(f"views() and view() disagree for viewer {viewer}")
+        if hasattr(engine, "flow") and shown["board"] != together[0]["board"]:
+            raise AssertionError(f"the board viewer {viewer} sees is not everyone's")
         picture = getattr(engine, "picture", None)
         if picture is not None and drawn in (None, index):
             # ElementTree: the same well-formedness check as minidom, 20 times faster on a

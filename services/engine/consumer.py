@@ -18,10 +18,13 @@ between themselves through a heartbeat set of live consumers.
 Failure. A command whose handling raises stays pending and is tried again after
 ``retry_delay_ms``; once it has been delivered ``max_deliveries`` times it is moved to
 the dead-letter stream ``bw:{s<shard>}:dead`` with its reason and acknowledged: never
-lost, never retried forever. Only the later commands *of the same table* wait behind
-it (their order is the contract); every other table's commands go on at once, so a
-poison command holds up nobody else. Re-running a command that was applied but not
-acknowledged is harmless: its command id returns the first outcome.
+lost, never retried forever. Redis failing under it (the store unavailable, a failover)
+is not the command's fault: such an attempt spends no delivery, and the command is tried
+again after ``retry_delay_ms`` for as long as Redis takes to come back. Only the later
+commands *of the same table* wait behind it (their order is the contract); every other
+table's commands go on at once, so a poison command holds up nobody else. Re-running a
+command that was applied but not acknowledged is harmless: its command id returns the
+first outcome.
 
 Refused at once, into the dead letters with a reason (retrying cannot help, and
 acknowledging them unread would lose them without a trace): an envelope that does not
@@ -75,6 +78,7 @@ from services.eventstore import (
     TableNotFound,
     engine_consumers_key,
     forget_idle_consumers,
+    is_redis_trouble,
 )
 from services.logs import bind, get_logger
 from services.wakeups import Sleeper
@@ -428,12 +432,20 @@ class CommandConsumer:
         """Handle the table's queued commands in order until one fails (it then waits for
         its retry); False once the shard is no longer ours."""
         queue = shard.blocked[table_id]
+        retry_at = time.monotonic() + self.settings.retry_delay_ms / 1000
         while queue:
-            if not await self._still_own(shard):
-                return False
             command = queue[0]
-            if not await self._attempt(shard, command):
-                shard.retry_at[table_id] = time.monotonic() + self.settings.retry_delay_ms / 1000
+            try:
+                if not await self._still_own(shard):
+                    return False
+                done = await self._attempt(shard, command)
+            except BaseException:
+                # Redis went away under the lease renewal or the dead letter: the table is
+                # tried again like a failed command, not left waiting for nothing.
+                shard.retry_at[table_id] = retry_at
+                raise
+            if not done:
+                shard.retry_at[table_id] = retry_at
                 return True
             queue.popleft()
         del shard.blocked[table_id]
@@ -453,6 +465,15 @@ class CommandConsumer:
         except Refused as refused:
             await self._dead_letter(shard, command.entry_id, command.fields, refused)
         except Exception as failure:
+            if is_redis_trouble(failure):
+                # The store, not the command: no delivery spent, tried again later.
+                log.warning(
+                    "command.store_unavailable",
+                    table_id=command.envelope.table_id,
+                    command_id=command.envelope.command_id,
+                    error=str(failure) or type(failure).__name__,
+                )
+                return False
             command.error = f"{type(failure).__name__}: {failure}"
             log.exception(
                 "command.failed",

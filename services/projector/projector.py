@@ -168,11 +168,13 @@ def render(
     }
     if meta.unlisted:
         status["unlisted"] = True
+    spectator, *seat_views = engine.views(state, meta.seats)
+    public = canonical_json(spectator)
     return ReadModels(
         version=version,
         status=canonical_json(status),
-        public=canonical_json(engine.view(state, None)),
-        seats=tuple(canonical_json(engine.view(state, seat)) for seat in range(meta.seats)),
+        public=public,
+        seats=tuple(canonical_json(view) for view in seat_views),
         finished=bool(table["finished"]),
     )
 

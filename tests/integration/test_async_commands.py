@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import subprocess
@@ -13,6 +14,7 @@ from collections.abc import AsyncIterator
 from typing import Any, cast
 
 import pytest
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 from proto import common_pb2
 from services.engine.consumer import CommandConsumer, ConsumerSettings, consumer_group
@@ -207,6 +209,92 @@ async def test_a_command_that_keeps_failing_goes_to_the_dead_letters(
         assert command_ids_in_log(await store.read(table_id)) == ["good-1", "good-2"]
         assert await store.outcome(table_id, seat1, "poison") is None
         assert host.attempts == FAST.max_deliveries
+    finally:
+        await redis.aclose()
+
+
+class StoreGoneFor(TableHost):
+    """A host whose store fails its first ``outage`` attempts, as redis-py does when the
+    server is restarting or failing over (the table's command, not the host, is fine)."""
+
+    outage = FAST.max_deliveries + 3
+    attempts = 0
+
+    async def execute(self, envelope: common_pb2.CommandEnvelope) -> Any:
+        self.attempts += 1
+        if self.attempts <= self.outage:
+            raise RedisConnectionError("Connection closed by server.")
+        return await super().execute(envelope)
+
+
+async def test_a_store_outage_longer_than_the_deliveries_loses_no_command(
+    private_redis_url: str, table_id: str
+) -> None:
+    """Redis failing under a command spends none of its deliveries: once the store is back
+    the command is applied, however long the outage lasted, and nothing is dead-lettered."""
+    redis = await connect(private_redis_url)
+    try:
+        store = EventStore(redis, shards=SHARDS)
+        host = StoreGoneFor(store, FREUNDE)
+        await host.create_table(create_request(table_id))
+        (seat, first), (other, second) = scripted_game(table_id)[:2]
+        await send(store, envelope(table_id, "during-outage", seat, first))
+        await send(store, envelope(table_id, "behind-it", other, second))
+        consumer = CommandConsumer(redis, host, SHARDS, FAST)
+
+        async def applied() -> bool:
+            return await store.outcome(table_id, other, "behind-it") is not None
+
+        await run_until(consumer, applied)
+        assert host.attempts > host.outage > FAST.max_deliveries
+        assert command_ids_in_log(await store.read(table_id)) == ["during-outage", "behind-it"]
+        assert await dead_letters(store, table_id) == []
+        assert await pending(store, table_id) == 0
+    finally:
+        await redis.aclose()
+
+
+async def test_a_table_is_tried_again_after_redis_failed_its_dead_letter(
+    private_redis_url: str, table_id: str
+) -> None:
+    """Redis going away just as a poison command is moved aside stops that round; the next
+    round moves it aside and goes on with the table (before, the table waited for ever)."""
+    redis = await connect(private_redis_url)
+    try:
+        store = EventStore(redis, shards=SHARDS)
+        host = Failing(store, FREUNDE)
+        await host.create_table(create_request(table_id))
+        (seat0, first), (seat1, second) = scripted_game(table_id)[:2]
+        await send(store, envelope(table_id, "good-1", seat0, first))
+        await send(store, envelope(table_id, "poison", seat1, second))
+        await send(store, envelope(table_id, "good-2", seat1, second))
+        consumer = CommandConsumer(redis, host, SHARDS, FAST)
+        move_to_dead = consumer._move_to_dead
+        failed_once: list[bool] = []
+
+        async def gone_once(**call: Any) -> Any:
+            if not failed_once:
+                failed_once.append(True)
+                raise RedisConnectionError("Connection closed by server.")
+            return await move_to_dead(**call)
+
+        consumer._move_to_dead = gone_once
+        await consumer.ensure_groups()
+        try:
+            for _ in range(500):
+                if await store.outcome(table_id, seat1, "good-2") is not None:
+                    break
+                # What the service's loop does on Redis trouble: log, wait, step again.
+                with contextlib.suppress(RedisConnectionError):
+                    await consumer.step()
+            else:
+                raise AssertionError("the table's next command was never applied")
+        finally:
+            await consumer.release_all()
+        assert failed_once == [True]
+        assert command_ids_in_log(await store.read(table_id)) == ["good-1", "good-2"]
+        (letter,) = await dead_letters(store, table_id)
+        assert common_pb2.CommandEnvelope.FromString(letter[b"env"]).command_id == "poison"
     finally:
         await redis.aclose()
 
