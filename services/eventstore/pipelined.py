@@ -9,10 +9,11 @@ The calls go by ``EVALSHA``; a server that does not hold a script (restarted, fa
 over) answers ``NOSCRIPT`` for those calls only, which are sent again once the script is
 loaded: a call that ran is never run twice.
 
-:class:`AutoPipeline` gathers the calls that callers make in the same turn of the event
-loop into one such pipeline, as auto-pipelining clients do: a thousand tables appending
-at the same instant cost one round trip, not a thousand. While a pipeline is on its way,
-the calls made meanwhile wait for it and then go together (group commit): under load the
+:class:`AutoPipeline` gathers calls into such pipelines, as auto-pipelining clients do
+(group commit): a call made when nothing is on its way goes at once, alone (one
+``EVALSHA``: no pipeline, no task, which a call at a time would pay for); the calls made
+while calls are on their way wait for them and then go together, so a thousand tables
+appending at the same instant cost two round trips, not a thousand. Under load the
 batches grow by themselves, so commands arriving one by one also share round trips and,
 under ``appendfsync always``, fsyncs.
 """
@@ -92,9 +93,9 @@ class AutoPipeline:
     was on its way, sent as one pipeline.
 
     ``await batcher.call(call)`` returns the call's reply (or raises its error) as if it
-    had been sent alone. At most ``max_in_flight`` pipelines are on their way at once; a
-    call made when none is waits for nothing. For one plain server; a cluster client
-    sends each call alone.
+    had been sent alone. At most ``max_in_flight`` sends (a lone call or a pipeline) are
+    on their way at once; a call made when fewer are, and none waits, goes at once,
+    alone. For one plain server; a cluster client sends each call alone.
     """
 
     def __init__(self, redis: AnyRedis, max_batch: int = MAX_BATCH, max_in_flight: int = 1) -> None:
@@ -107,26 +108,49 @@ class AutoPipeline:
         self.max_in_flight = max_in_flight
         self._waiting: list[tuple[ScriptCall, asyncio.Future[Any]]] = []
         self._sending: set[asyncio.Task[None]] = set()
+        # Lone calls on their way, each in its caller's own task.
+        self._alone = 0
         self._flush_due = False
 
     async def call(self, call: ScriptCall) -> Any:
         if self._cluster:
             return await call.script(keys=call.keys, args=call.args)
+        if not self._waiting and self._in_flight < self.max_in_flight:
+            self._alone += 1
+            try:
+                return await self._send_alone(call)
+            finally:
+                self._alone -= 1
+                self._schedule()
         reply: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._waiting.append((call, reply))
         self._schedule()
         return await reply
 
+    @property
+    def _in_flight(self) -> int:
+        return len(self._sending) + self._alone
+
+    async def _send_alone(self, call: ScriptCall) -> Any:
+        """One call by ``EVALSHA``; loaded and sent again if the server lost the script
+        (``NOSCRIPT``: it did not run)."""
+        keys, args = call.keys, call.args
+        try:
+            return await self.redis.evalsha(call.script.sha, len(keys), *keys, *args)
+        except NoScriptError:
+            await self.redis.script_load(call.script.script)
+            return await self.redis.evalsha(call.script.sha, len(keys), *keys, *args)
+
     def _schedule(self) -> None:
-        """Flush at the next turn of the loop, if there is room for another pipeline."""
-        if self._flush_due or not self._waiting or len(self._sending) >= self.max_in_flight:
+        """Flush at the next turn of the loop, if there is room for another send."""
+        if self._flush_due or not self._waiting or self._in_flight >= self.max_in_flight:
             return
         self._flush_due = True
         asyncio.get_running_loop().call_soon(self._flush)
 
     def _flush(self) -> None:
         self._flush_due = False
-        while self._waiting and len(self._sending) < self.max_in_flight:
+        while self._waiting and self._in_flight < self.max_in_flight:
             batch = self._waiting[: self.max_batch]
             del self._waiting[: self.max_batch]
             task = asyncio.create_task(self._send(batch))

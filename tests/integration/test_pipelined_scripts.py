@@ -44,13 +44,14 @@ return redis.call('RPUSH', KEYS[1], ARGV[1])
 async def test_calls_made_at_once_share_one_pipeline_and_keep_their_own_outcome(
     private_redis_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Fifty callers at the same instant: one pipeline; each gets its own reply or error,
-    and each call runs exactly once, also after the server lost the script."""
+    """Fifty callers at the same instant: the first goes alone, the other 49 in one
+    pipeline after it; each gets its own reply or error, and each call runs exactly once,
+    also after the server lost the script."""
     redis = await connect(private_redis_url)
     try:
         script = redis.register_script(_PUSH_OR_REFUSE)
         batcher = AutoPipeline(redis)
-        pipelines = _count_pipelines(redis, monkeypatch)
+        sends = _count_sends(redis, monkeypatch)
         await redis.script_flush()
         words = [f"w{n}" for n in range(50)]
         words[7] = "refuse"
@@ -58,8 +59,8 @@ async def test_calls_made_at_once_share_one_pipeline_and_keep_their_own_outcome(
             *(batcher.call(ScriptCall(script, [f"auto:{w}"], [w])) for w in words),
             return_exceptions=True,
         )
-        # The first pipeline met NOSCRIPT for every call; the second ran them.
-        assert len(pipelines) == 2
+        # The lone call met NOSCRIPT, loaded the script and ran; then one pipeline.
+        assert sends == {"alone": 2, "pipelines": 1}
         assert isinstance(replies[7], ResponseError) and "REFUSED" in str(replies[7])
         assert [r for n, r in enumerate(replies) if n != 7] == [1] * 49
         assert await redis.llen("auto:w0") == 1 and await redis.llen("auto:w49") == 1
@@ -67,23 +68,23 @@ async def test_calls_made_at_once_share_one_pipeline_and_keep_their_own_outcome(
         await redis.aclose()
 
 
-async def test_calls_made_while_a_pipeline_is_on_its_way_go_together_after_it(
+async def test_calls_made_while_a_call_is_on_its_way_go_together_after_it(
     private_redis_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Group commit: one call alone goes at once; the ten made one by one while it is held
-    up by the server wait for its reply, then share one pipeline, each with its own reply,
-    in order."""
+    """Group commit: one call alone goes at once, without a pipeline; the ten made one by
+    one while it is held up by the server wait for its reply, then share one pipeline,
+    each with its own reply, in order."""
     redis = await connect(private_redis_url)
     try:
         script = redis.register_script(_APPEND_AND_COUNT)
         await redis.script_load(script.script)
         batcher = AutoPipeline(redis)
-        pipelines = _count_pipelines(redis, monkeypatch)
+        sends = _count_sends(redis, monkeypatch)
         # The server holds every client's commands for a while: the first call stays on
         # its way while the others are made.
         await redis.execute_command("CLIENT", "PAUSE", 300)
         first = asyncio.create_task(batcher.call(ScriptCall(script, ["group"], ["first"])))
-        while not pipelines:
+        while not sends["alone"]:
             await asyncio.sleep(0.005)
         later = []
         for n in range(10):
@@ -93,20 +94,25 @@ async def test_calls_made_while_a_pipeline_is_on_its_way_go_together_after_it(
             )
             await asyncio.sleep(0.005)
         assert await asyncio.gather(first, *later) == list(range(1, 12))
-        assert len(pipelines) == 2
+        assert sends == {"alone": 1, "pipelines": 1}
         assert await redis.lrange("group", 0, -1) == [b"first"] + [b"w%d" % n for n in range(10)]
     finally:
         await redis.aclose()
 
 
-def _count_pipelines(redis: Any, monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """A list that gets one entry for each pipeline ``redis`` opens from now on."""
-    pipelines: list[int] = []
-    real_pipeline = redis.pipeline
+def _count_sends(redis: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    """Counts, from now on, of the pipelines ``redis`` opens and of its lone ``EVALSHA``s."""
+    sends = {"alone": 0, "pipelines": 0}
+    real_pipeline, real_evalsha = redis.pipeline, redis.evalsha
 
-    def counted(*args: Any, **kwargs: Any) -> Any:
-        pipelines.append(1)
+    def pipeline(*args: Any, **kwargs: Any) -> Any:
+        sends["pipelines"] += 1
         return real_pipeline(*args, **kwargs)
 
-    monkeypatch.setattr(redis, "pipeline", counted)
-    return pipelines
+    def evalsha(*args: Any, **kwargs: Any) -> Any:
+        sends["alone"] += 1
+        return real_evalsha(*args, **kwargs)
+
+    monkeypatch.setattr(redis, "pipeline", pipeline)
+    monkeypatch.setattr(redis, "evalsha", evalsha)
+    return sends
