@@ -241,6 +241,7 @@ class Game(Generic[S, C, E]):
         bots: Mapping[str, BotFactory] | None = None,
         wording: Wording | None = None,
         picture: Callable[[dict[str, Any]], str] | None = None,
+        players_by_viewer: bool = False,
     ) -> None:
         self.info = info
         self.command_type = command_type
@@ -253,6 +254,9 @@ class Game(Generic[S, C, E]):
         self.redaction = redaction
         self._board = board
         self._players = players
+        # Whether ``players`` shows one viewer something it hides from another (Harvest:
+        # a seat's own kept Character while seats choose); if not, ``views`` makes it once.
+        self.players_by_viewer = players_by_viewer
         self._private = private
         self._standing = standing
         self._advance = advance
@@ -424,11 +428,15 @@ class Game(Generic[S, C, E]):
 
     def views(self, state: S, seats: int) -> list[dict[str, Any]]:
         """The spectator's view, then each seat's. ``board`` is made once for them all: it
-        is the same for every viewer (the envelope's rule; the conformance check of
-        :mod:`engines.core.testing` holds every game to it)."""
+        is the same for every viewer (the envelope's rule); so is ``players`` unless the
+        game says ``players_by_viewer`` (the conformance check of
+        :mod:`engines.core.testing` holds every game to both)."""
         stage, to_act = self.flow.now(state)
         board = self._board(state, None)
-        return [self._view(state, seat, stage, to_act, board) for seat in (None, *range(seats))]
+        players = None if self.players_by_viewer else self._players(state, None)
+        return [
+            self._view(state, seat, stage, to_act, board, players) for seat in (None, *range(seats))
+        ]
 
     def _view(
         self,
@@ -437,6 +445,7 @@ class Game(Generic[S, C, E]):
         stage: Stage[S] | None,
         to_act: tuple[int, ...],
         board: dict[str, Any],
+        players: list[dict[str, Any]] | None = None,
     ) -> dict[str, Any]:
         return envelope(
             game=self.game,
@@ -445,7 +454,7 @@ class Game(Generic[S, C, E]):
             to_act=to_act,
             finished=stage is None,
             board=board,
-            players=self._players(state, seat),
+            players=self._players(state, seat) if players is None else players,
             private=self._private(state, seat) if seat is not None else None,
         )
 

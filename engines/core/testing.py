@@ -336,10 +336,15 @@ def _check_views(
         json.dumps(shown)
         if hasattr(engine, "flow") and set(shown) != _ENVELOPE:
             raise AssertionError(f"view keys {sorted(shown)} are not the common envelope")
+        if hasattr(engine, "flow") and shown["board"] != engine.view(state, None)["board"]:
+            raise AssertionError(f"the board viewer {viewer} sees is not everyone's")
+        shared = not getattr(engine, "players_by_viewer", True)
+        if shared and shown["players"] != engine.view(state, None)["players"]:
+            raise AssertionError(
+                f"players differ for viewer {viewer}: the game must say players_by_viewer=True"
+            )
         if together[index] != shown:
             raise AssertionError(f"views() and view() disagree for viewer {viewer}")
-        if hasattr(engine, "flow") and shown["board"] != together[0]["board"]:
-            raise AssertionError(f"the board viewer {viewer} sees is not everyone's")
         picture = getattr(engine, "picture", None)
         if picture is not None and drawn in (None, index):
             # ElementTree: the same well-formedness check as minidom, 20 times faster on a

@@ -87,4 +87,6 @@ ENGINE: Game[HarvestState, pb.Command, pb.Event] = Game(
     bots={"random": RandomBot, "greedy": HarvestGreedyBot},
     wording=WORDS,
     picture=picture,
+    # While seats choose, a seat sees its own kept Character among the farms.
+    players_by_viewer=True,
 )
