@@ -11,7 +11,7 @@ import sys
 import textwrap
 import time
 from collections.abc import AsyncIterator
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -115,6 +115,24 @@ async def dead_letters(store: EventStore, table_id: str) -> list[dict[bytes, byt
     return [cast(dict[bytes, bytes], fields) for _, fields in entries]
 
 
+Host = TypeVar("Host", bound=TableHost)
+
+
+@contextlib.asynccontextmanager
+async def table_on(
+    url: str, host_type: type[Host], table_id: str
+) -> AsyncIterator[tuple[EventStore, Host]]:
+    """A host of ``host_type`` on a connection of its own, with ``table_id`` created."""
+    redis = await connect(url)
+    try:
+        store = EventStore(redis, shards=SHARDS)
+        host = host_type(store, FREUNDE)
+        await host.create_table(create_request(table_id))
+        yield store, host
+    finally:
+        await redis.aclose()
+
+
 async def letters_of(store: EventStore, table_id: str) -> list[dict[bytes, bytes]]:
     """The dead letters of ``table_id``'s commands (its shard's stream holds others' too,
     from the other tests on the same server)."""
@@ -195,16 +213,12 @@ async def test_a_command_that_keeps_failing_goes_to_the_dead_letters(
     private_redis_url: str, table_id: str
 ) -> None:
     """After max_deliveries attempts the poison is moved aside with its reason; the rest go on."""
-    redis = await connect(private_redis_url)
-    try:
-        store = EventStore(redis, shards=SHARDS)
-        host = Failing(store, FREUNDE)
-        await host.create_table(create_request(table_id))
+    async with table_on(private_redis_url, Failing, table_id) as (store, host):
         (seat0, first), (seat1, second) = scripted_game(table_id)[:2]
         await send(store, envelope(table_id, "good-1", seat0, first))
         await send(store, envelope(table_id, "poison", seat1, second))
         await send(store, envelope(table_id, "good-2", seat1, second))
-        consumer = CommandConsumer(redis, host, SHARDS, FAST)
+        consumer = CommandConsumer(store.redis, host, SHARDS, FAST)
 
         async def settled() -> bool:
             return await store.outcome(table_id, seat1, "good-2") is not None
@@ -219,8 +233,6 @@ async def test_a_command_that_keeps_failing_goes_to_the_dead_letters(
         assert command_ids_in_log(await store.read(table_id)) == ["good-1", "good-2"]
         assert await store.outcome(table_id, seat1, "poison") is None
         assert host.attempts == FAST.max_deliveries
-    finally:
-        await redis.aclose()
 
 
 class StoreGoneFor(TableHost):
@@ -242,15 +254,11 @@ async def test_a_store_outage_longer_than_the_deliveries_loses_no_command(
 ) -> None:
     """Redis failing under a command spends none of its deliveries: once the store is back
     the command is applied, however long the outage lasted, and nothing is dead-lettered."""
-    redis = await connect(private_redis_url)
-    try:
-        store = EventStore(redis, shards=SHARDS)
-        host = StoreGoneFor(store, FREUNDE)
-        await host.create_table(create_request(table_id))
+    async with table_on(private_redis_url, StoreGoneFor, table_id) as (store, host):
         (seat, first), (other, second) = scripted_game(table_id)[:2]
         await send(store, envelope(table_id, "during-outage", seat, first))
         await send(store, envelope(table_id, "behind-it", other, second))
-        consumer = CommandConsumer(redis, host, SHARDS, FAST)
+        consumer = CommandConsumer(store.redis, host, SHARDS, FAST)
 
         async def applied() -> bool:
             return await store.outcome(table_id, other, "behind-it") is not None
@@ -260,8 +268,6 @@ async def test_a_store_outage_longer_than_the_deliveries_loses_no_command(
         assert command_ids_in_log(await store.read(table_id)) == ["during-outage", "behind-it"]
         assert await letters_of(store, table_id) == []
         assert await pending(store, table_id) == 0
-    finally:
-        await redis.aclose()
 
 
 async def test_a_table_is_tried_again_after_redis_failed_its_dead_letter(
@@ -269,16 +275,12 @@ async def test_a_table_is_tried_again_after_redis_failed_its_dead_letter(
 ) -> None:
     """Redis going away just as a poison command is moved aside stops that round; the next
     round moves it aside and goes on with the table (before, the table waited for ever)."""
-    redis = await connect(private_redis_url)
-    try:
-        store = EventStore(redis, shards=SHARDS)
-        host = Failing(store, FREUNDE)
-        await host.create_table(create_request(table_id))
+    async with table_on(private_redis_url, Failing, table_id) as (store, host):
         (seat0, first), (seat1, second) = scripted_game(table_id)[:2]
         await send(store, envelope(table_id, "good-1", seat0, first))
         await send(store, envelope(table_id, "poison", seat1, second))
         await send(store, envelope(table_id, "good-2", seat1, second))
-        consumer = CommandConsumer(redis, host, SHARDS, FAST)
+        consumer = CommandConsumer(store.redis, host, SHARDS, FAST)
         move_to_dead = consumer._move_to_dead
         failed_once: list[bool] = []
 
@@ -305,8 +307,6 @@ async def test_a_table_is_tried_again_after_redis_failed_its_dead_letter(
         assert command_ids_in_log(await store.read(table_id)) == ["good-1", "good-2"]
         (letter,) = await letters_of(store, table_id)
         assert common_pb2.CommandEnvelope.FromString(letter[b"env"]).command_id == "poison"
-    finally:
-        await redis.aclose()
 
 
 async def test_what_cannot_be_handled_is_a_dead_letter_at_once(
