@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import pytest
+from google.protobuf.message import Message
 
 from engines.core import hexgrid
+from engines.core.contract import TableConfig
 from engines.core.hexgrid import Hex
+from engines.core.play import Table
 from engines.core.testing import given
 from engines.freunde.content import OBJECTIVES, TILES
 from engines.freunde.engine import ENGINE
+from engines.freunde.objectives import claimable, is_met
 from proto import freunde_pb2 as pb
 from tests.engines.freunde.positions import (
     DECKS,
@@ -415,3 +419,30 @@ def test_every_gardener_card_is_completed_by_its_towers(card: int) -> None:
     )
     lower = {h: obj.height - 1 for h in plots}
     given(ENGINE, _towers(card, plots, lower)).when(0, claim(card)).refused("objective.not_met")
+
+
+def _claims_checked_while_playing(seats: int, index: int) -> int:
+    """Play a random game, checking every seat's claimable cards before each command;
+    how many times some seat had a card met."""
+    bot = ENGINE.bots["random"](index)
+    table = Table.create(ENGINE, TableConfig(f"claims-{seats}-{index}", seats), b"claims")
+    met_somewhere = 0
+
+    def checked(table: Table, seat: int) -> Message:
+        nonlocal met_somewhere
+        state = table.state
+        for someone, player in enumerate(state.players):
+            met = tuple(card for card in player.hand if is_met(state, someone, card))
+            assert claimable(state, someone) == met
+            met_somewhere += bool(met)
+        return bot.choose(ENGINE, state, seat)
+
+    table.play(checked)
+    return met_somewhere
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_the_remembered_claimable_cards_are_worked_out_afresh_at_every_step(seats: int) -> None:
+    """``claimable`` remembers each seat's answer (derived data): at every step of random
+    games it is, for every seat, the cards of its hand ``is_met`` finds met now."""
+    assert sum(_claims_checked_while_playing(seats, index) for index in range(2))
