@@ -42,16 +42,16 @@ class RandomBot:
         self._random = random.Random(seed)
 
     def choose(self, engine: Engine[Any, Any, Any], state: Any, seat: int) -> Message:
-        if not hasattr(engine, "legal_moves"):
-            return self._random.choice(_legal(engine, state, seat))
         # A kit game lists its moves before building them: only the one picked is built
         # (the same pick, both listings being in one order).
-        game = cast(_ListsMoves, engine)
-        listed = game.legal_moves(state, seat)
+        legal_moves = getattr(engine, "legal_moves", None)
+        if legal_moves is None:
+            return self._random.choice(_legal(engine, state, seat))
+        listed = legal_moves(state, seat)
         if not listed:
             raise RuntimeError(f"seat {seat} has no legal command")
         kind, body = self._random.choice(listed)
-        return game.command(kind, body)
+        return cast(_ListsMoves, engine).command(kind, body)
 
 
 class GreedyBot:
