@@ -162,22 +162,24 @@ def is_met(state: FreundeState, seat: int, card: int) -> bool:
 
 def claimable(state: FreundeState, seat: int) -> tuple[int, ...]:
     """The cards of ``seat``'s hand it may claim now."""
-    return _claimable(state, seat)[3]
+    return _claimable(state, seat)[4]
 
 
 def _claimable(state: FreundeState, seat: int) -> tuple[Any, ...]:
     """``seat``'s remembered entry (derived data, see ``_last_claimable``): what it was
     worked out from, the claimable cards, and their claim bodies."""
     player, irrigated = state.players[seat], state.garden.irrigated
+    hand, reserve = player.hand, player.bamboo
     last = _last_claimable[seat]
     # The tall stalks only matter to a hand holding a gardener card (None: they don't).
     if (
-        last[0] is player
-        and last[1] is irrigated
-        and (last[2] is None or last[2] is _towers(state))
+        last[0] is hand
+        and last[1] is reserve
+        and last[2] is irrigated
+        and (last[3] is None or last[3] is _towers(state))
     ):
         return last
-    plots, gardeners, pandas = _by_kind(player.hand)
+    plots, gardeners, pandas = _by_kind(hand)
     met = _plots_shown(irrigated, plots) if plots else ()
     towers = None
     if gardeners:
@@ -187,8 +189,8 @@ def _claimable(state: FreundeState, seat: int) -> tuple[Any, ...]:
         if _panda_met(player, OBJECTIVES[card]):
             met += (card,)
     # In the hand's order, as the claims are listed.
-    cards = tuple([card for card in player.hand if card in met]) if met else ()
-    entry = (player, irrigated, towers, cards, tuple([_CLAIMS[card] for card in cards]))
+    cards = tuple([card for card in hand if card in met]) if met else ()
+    entry = (hand, reserve, irrigated, towers, cards, tuple([_CLAIMS[card] for card in cards]))
     _last_claimable[seat] = entry
     return entry
 
@@ -219,12 +221,12 @@ _CLAIMS = {card: pb.ClaimObjective(card=card) for card in OBJECTIVES}
 # Each seat's last answer (derived data), with what it was worked out from: a seat's
 # listing is asked for after every command of its turn, and most commands (weather,
 # turns, a figure's move that grows no tall enough stalk) change none of it. Recorders
-# replace a player, the irrigated set and the garden's maps rather than change them,
-# and ``_towers`` gives the same tuple while the maps are the same, so identity says
-# unchanged; holding them keeps their ids from being reused while remembered. Checked
+# replace a hand, a reserve or the irrigated set rather than change them, and
+# ``_towers`` gives back the same tuple while the tall stalks are the same, so identity
+# says unchanged; holding them keeps their ids from being reused while remembered. Checked
 # against the answer worked out afresh at every step of random games
 # (tests/engines/freunde/test_objectives.py).
-_last_claimable: list[tuple[Any, ...]] = [(None, None, None, (), ())] * MAX_SEATS
+_last_claimable: list[tuple[Any, ...]] = [(None, None, None, None, (), ())] * MAX_SEATS
 
 
 def _met(player: Player, irrigated: Irrigated, towers: tuple[Tower, ...], card: int) -> bool:
@@ -318,4 +320,4 @@ def claim_objective(state: FreundeState, cmd: pb.ClaimObjective, seat: int) -> l
 def claims(state: FreundeState, seat: int) -> tuple[pb.ClaimObjective, ...]:
     """One claim per completed card (shared bodies, remembered with the cards: the kit
     copies each)."""
-    return _claimable(state, seat)[4]
+    return _claimable(state, seat)[5]
