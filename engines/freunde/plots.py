@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Container
-from dataclasses import replace
 
 from engines.core import hexgrid
 from engines.core.deck import draw
 from engines.core.hexgrid import Hex
+from engines.core.recorders import changed
 from engines.freunde import codes, wire
 from engines.freunde.actions import check_action, fits_in_turn
 from engines.freunde.content import TILES
@@ -121,8 +121,8 @@ def place_plot(state: FreundeState, cmd: pb.PlacePlot, seat: int) -> list[pb.Eve
     # A new plot has no channel on its sides yet: channels need two tiles.
     if not is_irrigated_by(at, frozenset(), printed.improvement):
         return [placed]
-    garden = replace(state.garden, plots={**state.garden.plots, at: tile})
-    return first_irrigation(replace(state, garden=garden), [at], [placed])
+    garden = changed(state.garden, plots={**state.garden.plots, at: tile})
+    return first_irrigation(changed(state, garden=garden), [at], [placed])
 
 
 @functools.lru_cache(maxsize=4096)
