@@ -6,6 +6,7 @@ Bots are players, not rules: they may use their own seeded ``random.Random``.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any, Protocol, cast
 
 from google.protobuf.message import Message
@@ -28,7 +29,7 @@ def _legal(engine: Engine[Any, Any, Any], state: Any, seat: int) -> list[Message
 class _ListsMoves(Protocol):
     """What a kit game (engines.core.game.Game) offers beyond the contract."""
 
-    def legal_moves(self, state: Any, seat: int) -> list[tuple[str, Message]]: ...
+    def legal_groups(self, state: Any, seat: int) -> list[tuple[str, Sequence[Message]]]: ...
 
     def command(self, kind: str, body: Message) -> Message: ...
 
@@ -42,16 +43,24 @@ class RandomBot:
         self._random = random.Random(seed)
 
     def choose(self, engine: Engine[Any, Any, Any], state: Any, seat: int) -> Message:
-        # A kit game lists its moves before building them: only the one picked is built
-        # (the same pick, both listings being in one order).
-        legal_moves = getattr(engine, "legal_moves", None)
-        if legal_moves is None:
+        legal_groups = getattr(engine, "legal_groups", None)
+        if legal_groups is None:
             return self._random.choice(_legal(engine, state, seat))
-        listed = legal_moves(state, seat)
-        if not listed:
+        # A kit game lists its moves by kind before building them: the bot counts them,
+        # draws a position as random.choice would over the flat list (the same draw:
+        # randrange(n) and choice both take _randbelow(n)), and builds that one only.
+        groups = legal_groups(state, seat)
+        count = 0
+        for _, bodies in groups:
+            count += len(bodies)
+        if not count:
             raise RuntimeError(f"seat {seat} has no legal command")
-        kind, body = self._random.choice(listed)
-        return cast(_ListsMoves, engine).command(kind, body)
+        index = self._random.randrange(count)
+        for kind, bodies in groups:
+            if index < len(bodies):
+                return cast(_ListsMoves, engine).command(kind, bodies[index])
+            index -= len(bodies)
+        raise AssertionError("unreachable: the index is below the count")
 
 
 class GreedyBot:

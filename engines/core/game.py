@@ -63,7 +63,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from itertools import repeat
 from typing import Any, Generic, Protocol, TypeVar
 
 from google.protobuf.message import Message
@@ -362,33 +361,41 @@ class Game(Generic[S, C, E]):
         listed: list[C] = []
         add = listed.append
         make = self.command_type
-        for kind, body in self.legal_moves(state, seat):
-            # command_of, spelled out: this loop builds every listed command.
-            command = make()
-            getattr(command, kind).CopyFrom(body)
-            add(command)
+        for kind, bodies in self.legal_groups(state, seat):
+            for body in bodies:
+                # command_of, spelled out: this loop builds every listed command.
+                command = make()
+                getattr(command, kind).CopyFrom(body)
+                add(command)
         return listed
 
     def legal_moves(self, state: S, seat: int) -> list[tuple[str, Message]]:
         """The legal commands before each is built: ``(kind, body)`` pairs in the order of
         ``legal_commands``. The bodies may be shared with other listings and must not be
-        changed; :meth:`command` builds the one a caller picks (the random bot picks
-        before building, which spares building all the others)."""
+        changed; :meth:`command` builds the one a caller picks."""
+        return [(kind, body) for kind, bodies in self.legal_groups(state, seat) for body in bodies]
+
+    def legal_groups(self, state: S, seat: int) -> list[tuple[str, Sequence[Message]]]:
+        """The legal commands by kind: ``(kind, bodies)`` for each kind that lists any, in
+        the order of ``legal_commands``, without a pair made per body (the random bot
+        counts them and picks one; the bodies are shared as in ``legal_moves``)."""
         stage, seats = self.flow.now(state)
         if stage is None or seat not in seats:
             return []
         listing = self._listings[stage.name]
         if stage.offered is not None:
             listing = self._offered(stage.name, stage.offered(state))
-        listed: list[tuple[str, Message]] = []
+        groups: list[tuple[str, Sequence[Message]]] = []
         for kind, candidates, exact, move in listing:
             bodies = candidates(state, seat)
             if not exact:
                 bodies = [b for b in bodies if self._accepts(move, state, b, seat)]
-            # Most kinds list nothing on a given move: no pairs to make for them.
+            # Most kinds list nothing on a given move: no group for them.
             if bodies:
-                listed.extend(zip(repeat(kind), bodies))
-        return listed
+                if type(bodies) is not tuple and type(bodies) is not list:
+                    bodies = list(bodies)
+                groups.append((kind, bodies))
+        return groups
 
     def command(self, kind: str, body: Message) -> C:
         """The game's ``Command`` holding a copy of ``body`` as its ``kind``."""

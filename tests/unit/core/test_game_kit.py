@@ -244,7 +244,7 @@ def test_pictures_escape_what_they_write() -> None:
 def test_the_random_bot_picks_what_a_seeded_choice_of_the_legal_commands_picks(
     engine: Game[Any, Any, Any], options: dict[str, int]
 ) -> None:
-    """The bot builds only the command it picks, from legal_moves: the pick is the one
+    """The bot builds only the command it picks, from legal_groups: the pick is the one
     ``random.Random(seed).choice(legal_commands)`` makes, so seeded games stay the same."""
     table = Table.create(engine, TableConfig("random-bot", 2, options), b"seed")
     for step in range(300):
