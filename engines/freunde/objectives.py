@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -111,31 +112,31 @@ def _by_colour(irrigated: Irrigated) -> tuple[dict[Hex, str], dict[str, list[Hex
 
 # The heights gardener cards ask for: shorter stalks never complete one.
 _TOWER_HEIGHTS = frozenset(o.height for o in OBJECTIVES.values() if o.kind == "gardener")
-Tower = tuple[int, str, str]  # height, colour, improvement
+# What a gardener card asks for: height, colour, improvement ("any" for none in particular).
+Tower = tuple[int, str, str]
+Towers = Mapping[Tower, int]
 
 
 @per_garden_maps
-def _towers(garden: Garden) -> tuple[Tower, ...]:
-    """The stalks tall enough for a gardener card, with their plot's colour and improvement."""
-    out = []
+def _towers(garden: Garden) -> Towers:
+    """How many stalks tall enough for a gardener card stand at each height on plots of
+    each colour and improvement, each stalk counted under "any" too: a card's count is
+    then one look-up."""
+    out: dict[Tower, int] = {}
     for h, height in garden.bamboo.items():
         if height in _TOWER_HEIGHTS:
             tile = TILES[garden.plots[h]]
             improvement = tile.improvement
             if improvement == "none":
                 improvement = garden.chips.get(h, "none")
-            out.append((height, tile.colour, improvement))
-    return tuple(out)
+            for tower in ((height, tile.colour, improvement), (height, tile.colour, "any")):
+                out[tower] = out.get(tower, 0) + 1
+    return out
 
 
-def _gardener_shown(towers: tuple[Tower, ...], obj: Objective) -> bool:
+def _gardener_shown(towers: Towers, obj: Objective) -> bool:
     """Bamboos of exactly the card's height on plots of its colour and improvement."""
-    found = 0
-    wanted = (obj.height, obj.colour)
-    for height, colour, improvement in towers:
-        if (height, colour) == wanted and obj.improvement in ("any", improvement):
-            found += 1
-    return found >= obj.count
+    return towers.get((obj.height, obj.colour, obj.improvement), 0) >= obj.count
 
 
 def is_shown_by_garden(state: FreundeState, card: int) -> bool:
@@ -211,7 +212,7 @@ def _plots_shown(irrigated: Irrigated, cards: tuple[int, ...]) -> tuple[int, ...
     return tuple([card for card in cards if _plot_pattern_shown(irrigated, card)])
 
 
-def _gardeners_shown(towers: tuple[Tower, ...], cards: tuple[int, ...]) -> tuple[int, ...]:
+def _gardeners_shown(towers: Towers, cards: tuple[int, ...]) -> tuple[int, ...]:
     """The gardener cards the tall stalks show."""
     return tuple([card for card in cards if _gardener_shown(towers, OBJECTIVES[card])])
 
@@ -229,7 +230,7 @@ _CLAIMS = {card: pb.ClaimObjective(card=card) for card in OBJECTIVES}
 _last_claimable: list[tuple[Any, ...]] = [(None, None, None, None, (), ())] * MAX_SEATS
 
 
-def _met(player: Player, irrigated: Irrigated, towers: tuple[Tower, ...], card: int) -> bool:
+def _met(player: Player, irrigated: Irrigated, towers: Towers, card: int) -> bool:
     """is_met, from the parts of the state it reads."""
     obj = OBJECTIVES[card]
     if obj.kind == "plot":
