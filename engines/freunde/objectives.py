@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,9 +42,10 @@ __all__ = [
 
 HAND_LIMIT = 5
 
-# One turn of a plot card's pattern: the colour on its origin, then the other cells as
-# offsets from the origin with their colours.
-Turned = tuple[str, tuple[tuple[int, int, str], ...]]
+# A cell of a plot card's pattern: its offset from the origin, and its colour.
+Cell = tuple[int, int, str]
+# One turn of a plot card's pattern: the colour on its origin, then the other cells.
+Turned = tuple[str, tuple[Cell, ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +54,15 @@ class _PlotPattern:
 
     turns: tuple[Turned, ...]
     needs: tuple[tuple[str, int], ...]
+
+    def covering(self, h: Hex, colour: str) -> Iterator[tuple[Hex, tuple[Cell, ...]]]:
+        """Each placement of a turn with one of its cells on ``h`` of ``colour``: the
+        origin and the turn's cells (the origin first, at offset 0, 0)."""
+        for origin_colour, rest in self.turns:
+            cells = ((0, 0, origin_colour), *rest)
+            for dq, dr, wanted in cells:
+                if wanted == colour:
+                    yield (h[0] - dq, h[1] - dr), cells
 
 
 def _pattern(obj: Objective) -> _PlotPattern:
@@ -81,15 +91,52 @@ Irrigated = frozenset[tuple[Hex, str]]
 def _plot_pattern_shown(irrigated: Irrigated, card: int) -> bool:
     """Some turn of the card's pattern lies on irrigated plots of its colours.
 
-    Each irrigated plot of the origin's colour is tried as the origin; a garden with
-    too few irrigated plots of a colour the card needs is ruled out first. The answer
-    depends only on its arguments, so it is remembered: a garden's irrigation changes a
-    few dozen times a game, while the hands are checked on every move.
+    A garden with too few irrigated plots of a colour the card needs is ruled out first.
+    Irrigated plots are never lost, so when the set holds the one this card was last
+    checked against, that answer carries over: shown stays shown, and a turn that lies on
+    the larger set only must cover one of the plots added since, so only those are tried
+    (derived from the last answer: ``_last_pattern_answers``). Otherwise each irrigated
+    plot of the origin's colour is tried as the origin. The answer depends only on the
+    arguments, so it is remembered: a garden's irrigation changes a few dozen times a
+    game, while the hands are checked on every move.
     """
     pattern = _PATTERNS[card]
     colours, by_colour = _by_colour(irrigated)
     if any(len(by_colour[colour]) < needed for colour, needed in pattern.needs):
-        return False
+        shown = False
+    else:
+        last = _last_pattern_answers.get(card)
+        if last is not None and last[0] <= irrigated:
+            shown = last[1] or _covers_one(pattern, colours, irrigated - last[0])
+        else:
+            shown = _lies_anywhere(pattern, colours, by_colour)
+    _last_pattern_answers[card] = (irrigated, shown)
+    return shown
+
+
+# Each plot card's last answer, with the irrigated set it was worked out on (held, so
+# the set's id is not reused while remembered). Checked against the full search at every
+# step of random games (tests/engines/freunde/test_objectives.py).
+_last_pattern_answers: dict[int, tuple[Irrigated, bool]] = {}
+
+
+def _covers_one(pattern: _PlotPattern, colours: Mapping[Hex, str], added: Irrigated) -> bool:
+    """Some turn of the pattern lies on the irrigated plots with a cell on one of ``added``."""
+    for h, colour in added:
+        for (q, r), cells in pattern.covering(h, colour):
+            for dq, dr, wanted in cells:
+                if colours.get((q + dq, r + dr)) != wanted:
+                    break
+            else:
+                return True
+    return False
+
+
+def _lies_anywhere(
+    pattern: _PlotPattern, colours: Mapping[Hex, str], by_colour: Mapping[str, list[Hex]]
+) -> bool:
+    """Some turn of the pattern lies on the irrigated plots: each irrigated plot of the
+    origin's colour tried as the origin."""
     for origin_colour, rest in pattern.turns:
         for q, r in by_colour[origin_colour]:
             for dq, dr, wanted in rest:
