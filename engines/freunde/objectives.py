@@ -12,7 +12,6 @@ from __future__ import annotations
 import functools
 import itertools
 from collections import Counter
-from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -42,10 +41,9 @@ __all__ = [
 
 HAND_LIMIT = 5
 
-# A cell of a plot card's pattern: its offset from the origin, and its colour.
-Cell = tuple[int, int, str]
-# One turn of a plot card's pattern: the colour on its origin, then the other cells.
-Turned = tuple[str, tuple[Cell, ...]]
+# One turn of a plot card's pattern: the colour on its origin, then the other cells as
+# offsets from the origin with their colours.
+Turned = tuple[str, tuple[tuple[int, int, str], ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,15 +52,6 @@ class _PlotPattern:
 
     turns: tuple[Turned, ...]
     needs: tuple[tuple[str, int], ...]
-
-    def covering(self, h: Hex, colour: str) -> Iterator[tuple[Hex, tuple[Cell, ...]]]:
-        """Each placement of a turn with one of its cells on ``h`` of ``colour``: the
-        origin and the turn's cells (the origin first, at offset 0, 0)."""
-        for origin_colour, rest in self.turns:
-            cells = ((0, 0, origin_colour), *rest)
-            for dq, dr, wanted in cells:
-                if wanted == colour:
-                    yield (h[0] - dq, h[1] - dr), cells
 
 
 def _pattern(obj: Objective) -> _PlotPattern:
@@ -91,52 +80,15 @@ Irrigated = frozenset[tuple[Hex, str]]
 def _plot_pattern_shown(irrigated: Irrigated, card: int) -> bool:
     """Some turn of the card's pattern lies on irrigated plots of its colours.
 
-    A garden with too few irrigated plots of a colour the card needs is ruled out first.
-    Irrigated plots are never lost, so when the set holds the one this card was last
-    checked against, that answer carries over: shown stays shown, and a turn that lies on
-    the larger set only must cover one of the plots added since, so only those are tried
-    (derived from the last answer: ``_last_pattern_answers``). Otherwise each irrigated
-    plot of the origin's colour is tried as the origin. The answer depends only on the
-    arguments, so it is remembered: a garden's irrigation changes a few dozen times a
-    game, while the hands are checked on every move.
+    Each irrigated plot of the origin's colour is tried as the origin; a garden with
+    too few irrigated plots of a colour the card needs is ruled out first. The answer
+    depends only on its arguments, so it is remembered: a garden's irrigation changes a
+    few dozen times a game, while the hands are checked on every move.
     """
     pattern = _PATTERNS[card]
     colours, by_colour = _by_colour(irrigated)
     if any(len(by_colour[colour]) < needed for colour, needed in pattern.needs):
-        shown = False
-    else:
-        last = _last_pattern_answers.get(card)
-        if last is not None and last[0] <= irrigated:
-            shown = last[1] or _covers_one(pattern, colours, irrigated - last[0])
-        else:
-            shown = _lies_anywhere(pattern, colours, by_colour)
-    _last_pattern_answers[card] = (irrigated, shown)
-    return shown
-
-
-# Each plot card's last answer, with the irrigated set it was worked out on (held, so
-# the set's id is not reused while remembered). Checked against the full search at every
-# step of random games (tests/engines/freunde/test_objectives.py).
-_last_pattern_answers: dict[int, tuple[Irrigated, bool]] = {}
-
-
-def _covers_one(pattern: _PlotPattern, colours: Mapping[Hex, str], added: Irrigated) -> bool:
-    """Some turn of the pattern lies on the irrigated plots with a cell on one of ``added``."""
-    for h, colour in added:
-        for (q, r), cells in pattern.covering(h, colour):
-            for dq, dr, wanted in cells:
-                if colours.get((q + dq, r + dr)) != wanted:
-                    break
-            else:
-                return True
-    return False
-
-
-def _lies_anywhere(
-    pattern: _PlotPattern, colours: Mapping[Hex, str], by_colour: Mapping[str, list[Hex]]
-) -> bool:
-    """Some turn of the pattern lies on the irrigated plots: each irrigated plot of the
-    origin's colour tried as the origin."""
+        return False
     for origin_colour, rest in pattern.turns:
         for q, r in by_colour[origin_colour]:
             for dq, dr, wanted in rest:
@@ -159,31 +111,31 @@ def _by_colour(irrigated: Irrigated) -> tuple[dict[Hex, str], dict[str, list[Hex
 
 # The heights gardener cards ask for: shorter stalks never complete one.
 _TOWER_HEIGHTS = frozenset(o.height for o in OBJECTIVES.values() if o.kind == "gardener")
-# What a gardener card asks for: height, colour, improvement ("any" for none in particular).
-Tower = tuple[int, str, str]
-Towers = Mapping[Tower, int]
+Tower = tuple[int, str, str]  # height, colour, improvement
 
 
 @per_garden_maps
-def _towers(garden: Garden) -> Towers:
-    """How many stalks tall enough for a gardener card stand at each height on plots of
-    each colour and improvement, each stalk counted under "any" too: a card's count is
-    then one look-up."""
-    out: dict[Tower, int] = {}
+def _towers(garden: Garden) -> tuple[Tower, ...]:
+    """The stalks tall enough for a gardener card, with their plot's colour and improvement."""
+    out = []
     for h, height in garden.bamboo.items():
         if height in _TOWER_HEIGHTS:
             tile = TILES[garden.plots[h]]
             improvement = tile.improvement
             if improvement == "none":
                 improvement = garden.chips.get(h, "none")
-            for tower in ((height, tile.colour, improvement), (height, tile.colour, "any")):
-                out[tower] = out.get(tower, 0) + 1
-    return out
+            out.append((height, tile.colour, improvement))
+    return tuple(out)
 
 
-def _gardener_shown(towers: Towers, obj: Objective) -> bool:
+def _gardener_shown(towers: tuple[Tower, ...], obj: Objective) -> bool:
     """Bamboos of exactly the card's height on plots of its colour and improvement."""
-    return towers.get((obj.height, obj.colour, obj.improvement), 0) >= obj.count
+    found = 0
+    wanted = (obj.height, obj.colour)
+    for height, colour, improvement in towers:
+        if (height, colour) == wanted and obj.improvement in ("any", improvement):
+            found += 1
+    return found >= obj.count
 
 
 def is_shown_by_garden(state: FreundeState, card: int) -> bool:
@@ -259,7 +211,7 @@ def _plots_shown(irrigated: Irrigated, cards: tuple[int, ...]) -> tuple[int, ...
     return tuple([card for card in cards if _plot_pattern_shown(irrigated, card)])
 
 
-def _gardeners_shown(towers: Towers, cards: tuple[int, ...]) -> tuple[int, ...]:
+def _gardeners_shown(towers: tuple[Tower, ...], cards: tuple[int, ...]) -> tuple[int, ...]:
     """The gardener cards the tall stalks show."""
     return tuple([card for card in cards if _gardener_shown(towers, OBJECTIVES[card])])
 
@@ -277,7 +229,7 @@ _CLAIMS = {card: pb.ClaimObjective(card=card) for card in OBJECTIVES}
 _last_claimable: list[tuple[Any, ...]] = [(None, None, None, None, (), ())] * MAX_SEATS
 
 
-def _met(player: Player, irrigated: Irrigated, towers: Towers, card: int) -> bool:
+def _met(player: Player, irrigated: Irrigated, towers: tuple[Tower, ...], card: int) -> bool:
     """is_met, from the parts of the state it reads."""
     obj = OBJECTIVES[card]
     if obj.kind == "plot":

@@ -10,7 +10,6 @@ from engines.core.contract import TableConfig
 from engines.core.hexgrid import Hex
 from engines.core.play import Table
 from engines.core.testing import given
-from engines.freunde import objectives
 from engines.freunde.content import OBJECTIVES, TILES
 from engines.freunde.engine import ENGINE
 from engines.freunde.objectives import claimable, is_met
@@ -447,31 +446,3 @@ def test_the_remembered_claimable_cards_are_worked_out_afresh_at_every_step(seat
     """``claimable`` remembers each seat's answer (derived data): at every step of random
     games it is, for every seat, the cards of its hand ``is_met`` finds met now."""
     assert sum(_claims_checked_while_playing(seats, index) for index in range(2))
-
-
-_PLOT_CARDS = [card for card, obj in OBJECTIVES.items() if obj.kind == "plot"]
-
-
-@pytest.mark.parametrize("seats", [2, 4])
-def test_a_plot_card_checked_from_its_last_answer_is_checked_as_by_a_full_search(
-    seats: int,
-) -> None:
-    """``_plot_pattern_shown`` carries a card's last answer over to a larger irrigated set
-    (derived data): at every step of random games, for every plot card, it answers as
-    the search over every irrigated plot does."""
-    bot = ENGINE.bots["random"](seats)
-    table = Table.create(ENGINE, TableConfig(f"patterns-{seats}", seats), b"patterns")
-    shown: set[int] = set()
-
-    def checked(table: Table, seat: int) -> Message:
-        irrigated = table.state.garden.irrigated
-        colours, by_colour = objectives._by_colour(irrigated)
-        for card in _PLOT_CARDS:
-            afresh = objectives._lies_anywhere(objectives._PATTERNS[card], colours, by_colour)
-            assert objectives._plot_pattern_shown(irrigated, card) == afresh
-            if afresh:
-                shown.add(card)
-        return bot.choose(ENGINE, table.state, seat)
-
-    table.play(checked)
-    assert shown
