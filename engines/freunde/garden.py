@@ -36,8 +36,7 @@ def per_garden_maps(compute: Callable[[Garden], T]) -> Callable[[FreundeState], 
     """Remember what ``compute`` gave for the last plots, bamboo and chips maps it saw, by
     their identity: a recorder replaces a map, never changes one in place, and they change
     far less often than legal commands are listed (a figure's move makes a new garden
-    with the same maps). A value equal to the last one is given back as that same object,
-    so callers may tell an unchanged value by identity."""
+    with the same maps)."""
     # The maps are held, so no other object can take their ids while remembered.
     last: tuple[object, object, object, T] | None = None
 
@@ -52,8 +51,6 @@ def per_garden_maps(compute: Callable[[Garden], T]) -> Callable[[FreundeState], 
         ):
             return last[3]
         value = compute(garden)
-        if last is not None and value == last[3]:
-            value = last[3]
         last = (garden.plots, garden.bamboo, garden.chips, value)
         return value
 

@@ -86,7 +86,10 @@ def _plot_pattern_shown(irrigated: Irrigated, card: int) -> bool:
     few dozen times a game, while the hands are checked on every move.
     """
     pattern = _PATTERNS[card]
-    colours, by_colour = _by_colour(irrigated)
+    colours = dict(irrigated)
+    by_colour: dict[str, list[Hex]] = {colour: [] for colour in COLOURS}
+    for h, colour in irrigated:
+        by_colour[colour].append(h)
     if any(len(by_colour[colour]) < needed for colour, needed in pattern.needs):
         return False
     for origin_colour, rest in pattern.turns:
@@ -97,16 +100,6 @@ def _plot_pattern_shown(irrigated: Irrigated, card: int) -> bool:
             else:
                 return True
     return False
-
-
-@functools.lru_cache(maxsize=256)
-def _by_colour(irrigated: Irrigated) -> tuple[dict[Hex, str], dict[str, list[Hex]]]:
-    """The irrigated plots' colours, and the irrigated plots of each colour (worked out
-    once for all the plot cards checked against one irrigated set; never changed)."""
-    by_colour: dict[str, list[Hex]] = {colour: [] for colour in COLOURS}
-    for h, colour in irrigated:
-        by_colour[colour].append(h)
-    return dict(irrigated), by_colour
 
 
 # The heights gardener cards ask for: shorter stalks never complete one.
@@ -166,66 +159,42 @@ def claimable(state: FreundeState, seat: int) -> tuple[int, ...]:
 
 
 def _claimable(state: FreundeState, seat: int) -> tuple[Any, ...]:
-    """``seat``'s remembered entry (derived data, see ``_last_claimable``): what it was
-    worked out from, the claimable cards, and their claim bodies."""
+    """``seat``'s remembered entry: what it was worked out from, the claimable cards, and
+    their claim bodies (see ``_last_claimable``)."""
     player, irrigated = state.players[seat], state.garden.irrigated
     hand, reserve = player.hand, player.bamboo
     last = _last_claimable[seat]
-    # The tall stalks only matter to a hand holding a gardener card (None: they don't).
     if (
         last[0] is hand
         and last[1] is reserve
         and last[2] is irrigated
-        and (last[3] is None or last[3] is _towers(state))
+        and (last[3] is None or last[3] == _towers(state))
     ):
         return last
-    plots, gardeners, pandas = _by_kind(hand)
-    met = _plots_shown(irrigated, plots) if plots else ()
-    towers = None
-    if gardeners:
-        towers = _towers(state)
-        met += _gardeners_shown(towers, gardeners)
-    for card in pandas:
-        if _panda_met(player, OBJECTIVES[card]):
-            met += (card,)
-    # In the hand's order, as the claims are listed.
-    cards = tuple([card for card in hand if card in met]) if met else ()
-    entry = (hand, reserve, irrigated, towers, cards, tuple([_CLAIMS[card] for card in cards]))
+    # The tall stalks only matter to a hand holding a gardener card (None: they don't).
+    needs_towers = not _GARDENER_CARDS.isdisjoint(hand)
+    towers = _towers(state) if needs_towers else ()
+    # A loop rather than comprehensions: worked out again on about a third of the
+    # listings, and mostly finding nothing.
+    answer: list[int] = []
+    for card in hand:
+        if _met(player, irrigated, towers, card):
+            answer.append(card)
+    bodies = tuple([_CLAIMS[card] for card in answer]) if answer else ()
+    entry = (hand, reserve, irrigated, towers if needs_towers else None, tuple(answer), bodies)
     _last_claimable[seat] = entry
     return entry
 
 
-@functools.lru_cache(maxsize=1024)
-def _by_kind(hand: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
-    """The hand's plot, gardener and panda cards."""
-    plots = tuple([card for card in hand if OBJECTIVES[card].kind == "plot"])
-    gardeners = tuple([card for card in hand if OBJECTIVES[card].kind == "gardener"])
-    pandas = tuple([card for card in hand if OBJECTIVES[card].kind == "panda"])
-    return plots, gardeners, pandas
-
-
-@functools.lru_cache(maxsize=4096)
-def _plots_shown(irrigated: Irrigated, cards: tuple[int, ...]) -> tuple[int, ...]:
-    """The plot cards the irrigated plots show (remembered: the irrigated set changes a few
-    dozen times a game)."""
-    return tuple([card for card in cards if _plot_pattern_shown(irrigated, card)])
-
-
-def _gardeners_shown(towers: tuple[Tower, ...], cards: tuple[int, ...]) -> tuple[int, ...]:
-    """The gardener cards the tall stalks show."""
-    return tuple([card for card in cards if _gardener_shown(towers, OBJECTIVES[card])])
-
-
+_GARDENER_CARDS = frozenset(o.id for o in OBJECTIVES.values() if o.kind == "gardener")
 _CLAIMS = {card: pb.ClaimObjective(card=card) for card in OBJECTIVES}
 
-# Each seat's last answer (derived data), with what it was worked out from: a seat's
-# listing is asked for after every command of its turn, and most commands (weather,
-# turns, a figure's move that grows no tall enough stalk) change none of it. Recorders
-# replace a hand, a reserve or the irrigated set rather than change them, and
-# ``_towers`` gives back the same tuple while the tall stalks are the same, so identity
-# says unchanged; holding them keeps their ids from being reused while remembered. Checked
-# against the answer worked out afresh at every step of random games
-# (tests/engines/freunde/test_objectives.py).
+# Each seat's last answer, with what it was worked out from: a seat's listing is asked
+# for after every command of its turn, and most commands (weather, turns, a figure's
+# move that grows no tall enough stalk) change none of it. A recorder replaces a hand,
+# a reserve or the irrigated set rather than changing it, so identity says unchanged;
+# holding them keeps their ids from being reused while remembered. Derived data: checked
+# against is_met at every step of random games (tests/engines/freunde/test_objectives.py).
 _last_claimable: list[tuple[Any, ...]] = [(None, None, None, None, (), ())] * MAX_SEATS
 
 
