@@ -291,11 +291,13 @@ def trades(state: HarvestState, seat: int) -> Iterable[pb.Trade]:
     if "trade" not in _top(state).kinds:
         return NONE
     player = state.players[seat]
-    # trade_refusal reads only these of the player: the open trades are remembered by them.
+    # trade_refusal reads only these of the player: the open trades are remembered by
+    # them, each held amount capped at what a trade gives of it (one Seed, the good's
+    # cost), so that players holding enough alike share one entry.
     held = (
         bool(player.forests),
-        player.seeds,
-        *[getattr(player, give) for give, _ in content().trade_costs],
+        tuple([min(count, 1) for count in player.seeds]),
+        *[min(getattr(player, give), cost) for give, cost in content().trade_costs],
     )
     open_trades = _open_trades.get(held)
     if open_trades is None:
