@@ -70,7 +70,9 @@ def _seat(state: HarvestState, seat: int, player: Player, **changes: object) -> 
 
 def _top_tasks(state: HarvestState, tasks: tuple[Task, ...], **changes: object) -> HarvestState:
     """The top step with these tasks (and their kinds) and the other ``changes``."""
-    return _top(state, tasks=tasks, kinds=frozenset([t.kind for t in tasks]), **changes)
+    kinds = frozenset([t.kind for t in tasks])
+    top = changed(state.steps[-1], tasks=tasks, kinds=kinds, **changes)
+    return changed(state, steps=(*state.steps[:-1], top))
 
 
 def _top(state: HarvestState, **changes: object) -> HarvestState:
