@@ -159,7 +159,7 @@ def _spaces_in_play(market_large: str, market_small: str) -> tuple[Space, ...]:
 
 def is_open(state: HarvestState, space: Space) -> bool:
     """Action Phase › Open: no piece on it, or an always-open (infinity) space."""
-    return space.always_open or all(s != space.id for s, _ in state.placements)
+    return space.always_open or space.id not in dict(state.placements)
 
 
 def space_cost(state: HarvestState, space: Space) -> int:
