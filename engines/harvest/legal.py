@@ -37,6 +37,7 @@ from engines.harvest.rules import (
     bucket_track,
     is_open,
     payments,
+    priced_spaces,
     purse,
     purse_payments,
     space_cost,
@@ -161,9 +162,9 @@ def place_workers(state: HarvestState, seat: int) -> list[pb.PlaceWorker]:
     held = purse(state.players[seat])
     closed = {space for space, _ in state.placements}
     listed: list[pb.PlaceWorker] = []
-    for space in spaces_in_play(state):
+    for space, cost in priced_spaces(state):
         if space.always_open or space.id not in closed:
-            listed += _placings(space.id, space_cost(state, space), held)
+            listed += _placings(space.id, cost, held)
     return listed
 
 
