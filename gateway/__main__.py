@@ -8,6 +8,7 @@ import uvicorn
 
 from gateway.app import create_app
 from gateway.settings import Settings
+from services.heap import settle_heap
 from services.logs import configure_logging
 
 
@@ -18,8 +19,10 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     settings = Settings()
     configure_logging("gateway", settings.log_level)
+    app = create_app(settings)
+    settle_heap()
     uvicorn.run(
-        create_app(settings),
+        app,
         host=args.host,
         port=args.port,
         log_level="warning",

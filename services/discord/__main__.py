@@ -13,6 +13,7 @@ from gateway.client import GatewayClient
 from services.discord.commands import command_builders
 from services.discord.server import make_bot, serve
 from services.discord.settings import DiscordSettings
+from services.heap import settle_heap
 from services.logs import configure_logging, get_logger
 
 log = get_logger("discord")
@@ -60,6 +61,7 @@ def main(argv: list[str] | None = None) -> int:
             f"discord: set {', '.join(missing)} first (see README › Discord bot)", file=sys.stderr
         )
         return 2
+    settle_heap()
     asyncio.run(serve(settings))
     return 0
 

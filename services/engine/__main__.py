@@ -8,6 +8,7 @@ import asyncio
 import engines
 from services.config import Settings
 from services.engine.server import serve
+from services.heap import settle_heap
 from services.logs import configure_logging
 
 
@@ -19,6 +20,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     settings = Settings()
     configure_logging(f"engine-{args.game}", settings.log_level)
+    settle_heap()
     asyncio.run(serve(args.game, args.host, args.port, settings))
 
 

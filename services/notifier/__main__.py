@@ -7,6 +7,7 @@ import asyncio
 
 from services.config import Settings
 from services.eventstore import EventStore, connect
+from services.heap import settle_heap
 from services.logs import configure_logging, get_logger
 from services.notifications import PlayerInbox, Webhooks
 from services.notifier.derive import Deriver
@@ -50,6 +51,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.parse_args(argv)
     settings = Settings()
     configure_logging("notifier", settings.log_level)
+    settle_heap()
     asyncio.run(_main(settings))
 
 

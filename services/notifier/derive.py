@@ -268,12 +268,7 @@ class Deriver:
 
     async def step(self) -> int:
         """Handle one batch of new feed entries; returns how many."""
-        handled = 0
-        for stream, entries in await self._read():
-            if entries:
-                await self._handle(stream, entries)
-                handled += len(entries)
-        return handled
+        return await self._handle([(s, entries) for s, entries in await self._read() if entries])
 
     async def reclaim(self) -> int:
         """Take over entries a stopped replica read and never acknowledged."""
@@ -285,12 +280,13 @@ class Deriver:
                     stream, self.group, self.name, self.reclaim_idle_ms, count=self.batch
                 )
             replies: list[Any] = await pipe.execute()
-        handled = 0
-        for stream, reply in zip(self.streams, replies, strict=True):
-            entries = [entry for entry in reply[1] if entry[1]]
-            if entries:
-                await self._handle(stream, entries)
-                handled += len(entries)
+        handled = await self._handle(
+            [
+                (stream, entries)
+                for stream, reply in zip(self.streams, replies, strict=True)
+                if (entries := [entry for entry in reply[1] if entry[1]])
+            ]
+        )
         if time.monotonic() - self._forgot_at >= _FORGET_EVERY_S:
             # Names are forgotten after 10 idle reclaim periods: no need to look often.
             self._forgot_at = time.monotonic()
@@ -322,14 +318,25 @@ class Deriver:
         )
         return [(_text(s), e) for s, e in reply or []]
 
-    async def _handle(self, stream: str, entries: Sequence[Any]) -> None:
-        if stream.endswith(":seating:feed"):
-            notes = self._seating_notes(entries)
-        else:
-            notes = await self._turn_notes(entries)
+    async def _handle(self, found: Sequence[tuple[str, Sequence[Any]]]) -> int:
+        """The notifications of every stream's entries published together, then the entries
+        acknowledged in one round trip (a read brings several shards' streams at once);
+        returns how many entries. A stream's own notes keep their order."""
+        notes: list[Notification] = []
+        for stream, entries in found:
+            if stream.endswith(":seating:feed"):
+                notes += self._seating_notes(entries)
+            else:
+                notes += await self._turn_notes(entries)
         await self.publish_all(notes)
-        await self.redis.xack(stream, self.group, *[entry_id for entry_id, _ in entries])
-        self.trimmer.acknowledged(stream)
+        if found:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for stream, entries in found:
+                    pipe.xack(stream, self.group, *[entry_id for entry_id, _ in entries])
+                await pipe.execute()
+        for stream, _ in found:
+            self.trimmer.acknowledged(stream)
+        return sum(len(entries) for _, entries in found)
 
     async def publish_all(self, notes: Sequence[Notification]) -> None:
         """Into the players' streams and, for an app's user, to the app's webhooks."""

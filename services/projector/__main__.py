@@ -7,6 +7,7 @@ import asyncio
 
 from services.config import Settings
 from services.eventstore import EventStore, connect
+from services.heap import settle_heap
 from services.logs import configure_logging, get_logger
 from services.projector.projector import Projector
 from services.shutdown import stop_on_signals
@@ -45,6 +46,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     settings = Settings()
     configure_logging("projector", settings.log_level)
+    settle_heap()
     asyncio.run(_main(args.rebuild, settings))
 
 

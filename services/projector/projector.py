@@ -30,9 +30,10 @@ second per feed). A finished table's read models, snapshot, command ids and lobb
 expire after ``finished_ttl_s`` (:mod:`services.projector.retention`); the periodic
 sweep runs about once a second.
 
-Wake-ups. With a batch's acknowledgements the projector adds one entry to ``bw:projected``
-(table id -> version, for the tables whose read models it moved), which the gateways follow
-to answer reads waiting for a version (``?min_version``) the moment it is there. On a
+Wake-ups. With a batch's writes the projector adds one entry to ``bw:projected`` (table
+id -> version), which the gateways follow to answer reads waiting for a version
+(``?min_version``) the moment it is there; on a cluster, where the scripts of a batch run
+concurrently, with its acknowledgements instead (the tables whose read models moved). On a
 Redis Cluster, which cannot block on the feeds of several slots in one read, the projector
 sleeps between empty reads on ``bw:feeds:wake``, which the event store writes after appends
 (at most ``block_ms``, should a wake-up be lost), and wakes the notifier through
@@ -131,6 +132,13 @@ for i = views + 3, #ARGV, {TURN_FIELDS} do
     redis.call('XADD', KEYS[#KEYS], 'MAXLEN', '~', ARGV[2], '*', unpack(ARGV, i, last))
   end
 end
+return 1
+"""
+
+
+# KEYS: bw:projected. ARGV: its bound, then table id and version pairs.
+_WAKE_READS = """
+redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[1], '*', unpack(ARGV, 2))
 return 1
 """
 
@@ -249,6 +257,7 @@ class Projector:
         self._cache: LRUCache[str, _Folded] = LRUCache(maxsize=cache_size)
         self._engines: dict[str, Engine[Any, Any, Any]] = {}
         self._write_views = self.redis.register_script(_WRITE_VIEWS)
+        self._wake_reads = self.redis.register_script(_WAKE_READS)
         self.lobby = Lobby(self.redis)
         self.seating = RosterStore(self.redis, self.shards)
         self.retention = Retention(self.redis, finished_ttl_s)
@@ -412,7 +421,7 @@ class Projector:
                 models, turns = advanced
                 writes.append(_Write(self.store.keys(table_id), games[table_id], models, turns))
         try:
-            written = await self._write_all(writes)
+            written = await self._write_all(writes, wake_reads=not self._cluster)
         except BaseException:
             # What was cached may not be stored: the retry must read what is.
             for write in writes:
@@ -420,17 +429,18 @@ class Projector:
             raise
         for game in sorted(set(games.values())):
             await self._lobby_durable(game)
-        # Table id -> version: what wakes the reads waiting for these versions.
-        projected: dict[Any, Any] = {
-            w.keys.table_id: w.models.version
-            for w, done in zip(writes, written, strict=True)
-            if done
-        }
         turned = any(w.turns for w, done in zip(writes, written, strict=True) if done)
         async with self.redis.pipeline(transaction=False) as pipe:
             for stream, batch in found:
                 pipe.xack(stream, self.group, *[entry_id for entry_id, _ in batch])
-            if projected:
+            # Table id -> version: what wakes the reads waiting for these versions (on one
+            # server, woken with the writes already).
+            projected: dict[Any, Any] = {
+                w.keys.table_id: w.models.version
+                for w, done in zip(writes, written, strict=True)
+                if done
+            }
+            if self._cluster and projected:
                 pipe.xadd(PROJECTED_KEY, projected, maxlen=PROJECTED_KEPT, approximate=True)
             if self._cluster and turned:
                 # The notifier cannot block on every turns stream of a cluster.
@@ -523,42 +533,56 @@ class Projector:
         """Write one table's read models (see :meth:`_write_all`)."""
         return (await self._write_all([_Write(keys, game, models)]))[0]
 
-    async def _write_all(self, writes: Sequence[_Write]) -> list[bool]:
+    async def _write_all(self, writes: Sequence[_Write], wake_reads: bool = False) -> list[bool]:
         """Lobby entries first, then each table's views by one script; each only moves
         forward. A finished table's hot keys start to expire (see
-        :mod:`services.projector.retention`). One pipeline for the lobby, one for the
-        views: a batch of tables costs two round trips, and the views are never written
-        before their lobby entry, on a cluster too."""
+        :mod:`services.projector.retention`). The views are never written before their
+        lobby entry: on one server the lobby's scripts, the views' and (``wake_reads``)
+        the wake-up of the reads waiting for these versions go in one pipeline, run in
+        its order; a cluster runs scripts concurrently, so there the lobby's go first,
+        on their own.
+
+        Each round trip that writes waits for the server's fsync under ``appendfsync
+        always`` (1-4 ms on this machine's disk), and a read waiting for its version
+        waits for all of them: one for the whole batch, not three."""
         expiring = [self.retention.deadline() if w.models.finished else None for w in writes]
-        await run_scripts(
-            self.redis,
-            [
-                self.lobby.record_call(w.game, w.models.status, expire_at_ms=at)
-                for w, at in zip(writes, expiring, strict=True)
-            ],
-        )
-        written = await run_scripts(
-            self.redis,
-            [
-                ScriptCall(
-                    self._write_views,
-                    [*w.keys.views(len(w.models.seats)), w.keys.turns],
-                    [
-                        w.models.version,
-                        TURNS_KEPT,
-                        w.models.status,
-                        w.models.public,
-                        *w.models.seats,
-                        *(value for turn in w.turns for value in turn.fields()),
-                    ],
-                )
-                for w in writes
-            ],
-        )
+        lobby = [
+            self.lobby.record_call(w.game, w.models.status, expire_at_ms=at)
+            for w, at in zip(writes, expiring, strict=True)
+        ]
+        views = [
+            ScriptCall(
+                self._write_views,
+                [*w.keys.views(len(w.models.seats)), w.keys.turns],
+                [
+                    w.models.version,
+                    TURNS_KEPT,
+                    w.models.status,
+                    w.models.public,
+                    *w.models.seats,
+                    *(value for turn in w.turns for value in turn.fields()),
+                ],
+            )
+            for w in writes
+        ]
+        if self._cluster:
+            await run_scripts(self.redis, lobby)
+            written = await run_scripts(self.redis, views)
+        else:
+            woken = [self._wake_reads_call(writes)] if wake_reads and writes else []
+            replies = await run_scripts(self.redis, [*lobby, *views, *woken])
+            written = replies[len(lobby) : len(lobby) + len(views)]
         for w, at in zip(writes, expiring, strict=True):
             if at is not None:
                 await self.retention.expire(w.keys, len(w.models.seats), at)
         return [bool(done) for done in written]
+
+    def _wake_reads_call(self, writes: Sequence[_Write]) -> ScriptCall:
+        """The entry of ``bw:projected`` naming each table at its new version. A table
+        whose write changed nothing was stored at that version or later already, so the
+        reads it wakes find what they wait for all the same."""
+        pairs = [value for w in writes for value in (w.keys.table_id, w.models.version)]
+        return ScriptCall(self._wake_reads, [PROJECTED_KEY], [PROJECTED_KEPT, *pairs])
 
     async def _lobby_durable(self, game: str) -> None:
         """Wait until the lobby's writes so far are durable (raises NotDurable)."""

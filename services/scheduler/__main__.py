@@ -7,6 +7,7 @@ import asyncio
 
 from services.config import Settings
 from services.eventstore import connect
+from services.heap import settle_heap
 from services.logs import configure_logging
 from services.scheduler.due import DuePlans
 from services.scheduler.scheduler import Scheduler
@@ -33,6 +34,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.parse_args(argv)
     settings = Settings()
     configure_logging("scheduler", settings.log_level)
+    settle_heap()
     asyncio.run(_main(settings))
 
 

@@ -218,3 +218,20 @@ def test_budgets_are_read_as_the_settings_write_them() -> None:
     for wrong in ("many/minute", "5/fortnight", "0/minute", "5/0 minutes"):
         with pytest.raises(ValueError):
             parse_budget("address", wrong)
+
+
+async def test_counting_requests_writes_nothing_to_the_append_only_file(redis: AnyRedis) -> None:
+    """Counters are kept in memory only: no request waits for an fsync to be counted, and
+    the log does not grow by every request. They still count."""
+    persistence = await redis.info("persistence")
+    if not persistence.get("aof_enabled"):
+        pytest.skip("this server keeps no append-only file")
+    limits = _limits(redis, "100/minute", "21/minute")
+    address = _address()
+    assert (await limits.check(address, "table.mine", False)).refusal is None  # script loaded
+    before = (await redis.info("persistence"))["aof_current_size"]
+    for _ in range(20):
+        assert (await limits.check(address, "table.mine", False)).refusal is None
+    assert (await redis.info("persistence"))["aof_current_size"] == before
+    refused = (await limits.check(address, "table.mine", False)).refusal
+    assert refused is not None and refused.budget == limits.seat.name
