@@ -81,10 +81,14 @@ def adjacent(a: Iterable[Cell], b: Iterable[Cell]) -> bool:
 
 
 @functools.lru_cache(maxsize=1024)
-def _anchored(shape: Shape) -> tuple[tuple[Shape, Cell], ...]:
-    """The shape's orientations, each with its first cell (remembered: a game has a few
-    shapes, and their placements are listed on every move)."""
-    return tuple((oriented, min(oriented)) for oriented in orientations(shape))
+def _offsets(shape: Shape) -> tuple[tuple[Cell, ...], ...]:
+    """The shape's orientations, each as its cells' offsets from its first cell
+    (remembered: a game has a few shapes, and their placements are listed on every move)."""
+    anchored = []
+    for oriented in orientations(shape):
+        top, left = min(oriented)
+        anchored.append(tuple((r - top, c - left) for r, c in oriented))
+    return tuple(anchored)
 
 
 def placements(shape: Iterable[Cell], allowed: Iterable[Cell]) -> tuple[Shape, ...]:
@@ -96,11 +100,12 @@ def placements(shape: Iterable[Cell], allowed: Iterable[Cell]) -> tuple[Shape, .
     if not free:
         return ()
     found: set[Shape] = set()
-    for oriented, anchor in _anchored(frozenset(shape)):
-        for cell in free:
-            moved = translate(oriented, cell[0] - anchor[0], cell[1] - anchor[1])
-            if moved <= free:
-                found.add(moved)
+    for offsets in _offsets(frozenset(shape)):
+        # Each orientation's first cell on each free cell: only a fit becomes a shape.
+        for row, col in free:
+            cells = [(row + dr, col + dc) for dr, dc in offsets]
+            if free.issuperset(cells):
+                found.add(frozenset(cells))
     return tuple(sorted(found, key=sorted))
 
 

@@ -70,7 +70,9 @@ def _seat(state: HarvestState, seat: int, player: Player, **changes: object) -> 
 
 def _top_tasks(state: HarvestState, tasks: tuple[Task, ...], **changes: object) -> HarvestState:
     """The top step with these tasks (and their kinds) and the other ``changes``."""
-    return _top(state, tasks=tasks, kinds=frozenset([t.kind for t in tasks]), **changes)
+    kinds = frozenset([t.kind for t in tasks])
+    top = changed(state.steps[-1], tasks=tasks, kinds=kinds, **changes)
+    return changed(state, steps=(*state.steps[:-1], top))
 
 
 def _top(state: HarvestState, **changes: object) -> HarvestState:
@@ -121,35 +123,37 @@ def game_set_up(state: HarvestState, e: pb.GameSetUp) -> HarvestState:
 
 @RECORDERS.on("turn_began")
 def turn_began(state: HarvestState, e: pb.TurnBegan) -> HarvestState:
+    phase, seat = e.phase, e.seat
     changes: dict[str, object] = {}
     order, position = state.order, state.position
-    if e.phase != state.phase:
-        order = phase_order(state, e.phase) if e.phase in ORDERED_PHASES else state.order
+    if phase != state.phase:
+        order = phase_order(state, phase) if phase in ORDERED_PHASES else state.order
         position = -1
-        changes = {"phase": e.phase, "done": frozenset(), "order": order}
-    changes |= {
-        "turn": e.seat,
-        "awaiting": PHASE_AWAITS.get(e.phase, ""),
-        "position": order.index(e.seat) if e.seat in order else position,
-    }
-    if e.seat >= 0 and state.players[e.seat].mick_used:
-        return _seat(state, e.seat, changed(state.players[e.seat], mick_used=False), **changes)
+        changes = {"phase": phase, "done": frozenset(), "order": order}
+    changes["turn"] = seat
+    changes["awaiting"] = PHASE_AWAITS.get(phase, "")
+    changes["position"] = order.index(seat) if seat in order else position
+    if seat >= 0 and state.players[seat].mick_used:
+        return _seat(state, seat, changed(state.players[seat], mick_used=False), **changes)
     return changed(state, **changes)
 
 
 # What a grant says, by its wire bytes: a game makes the same few grants again and
 # again, and reading them field by field (a message per task) was a fifth of recording.
-_GRANTS: dict[bytes, tuple[int, str, tuple[Task, ...], bool, str, frozenset[str]]] = {}
+# With it, the step a new-step grant opens (steps are frozen, so one is shared).
+_GRANTS: dict[bytes, tuple[int, str, tuple[Task, ...], bool, Step]] = {}
 
 
-def _grant(e: pb.TasksGranted) -> tuple[int, str, tuple[Task, ...], bool, str, frozenset[str]]:
-    """Seat, source, tasks, new step, mode and the tasks' kinds of a grant."""
+def _grant(e: pb.TasksGranted) -> tuple[int, str, tuple[Task, ...], bool, Step]:
+    """Seat, source, tasks and new step of a grant, and the step it opens when it
+    opens one."""
     wire = e.SerializeToString()
     grant = _GRANTS.get(wire)
     if grant is None:
         tasks = tuple([_task(t.kind, t.amount) for t in e.tasks])
         kinds = frozenset([t.kind for t in tasks])
-        grant = (e.seat, e.source, tasks, e.new_step, e.mode, kinds)
+        step = changed(_STEP, seat=e.seat, source=e.source, tasks=tasks, mode=e.mode, kinds=kinds)
+        grant = (e.seat, e.source, tasks, e.new_step, step)
         if len(_GRANTS) >= 4096:
             _GRANTS.clear()
         _GRANTS[wire] = grant
@@ -158,11 +162,10 @@ def _grant(e: pb.TasksGranted) -> tuple[int, str, tuple[Task, ...], bool, str, f
 
 @RECORDERS.on("tasks_granted")
 def tasks_granted(state: HarvestState, e: pb.TasksGranted) -> HarvestState:
-    seat, source, tasks, new_step, mode, kinds = _grant(e)
+    seat, source, tasks, new_step, step = _grant(e)
     if source == "mick":
         state = _player(state, seat, mick_used=True)
     if new_step or not state.steps:
-        step = changed(_STEP, seat=seat, source=source, tasks=tasks, mode=mode, kinds=kinds)
         return changed(state, steps=(*state.steps, step))
     return _top_tasks(state, state.steps[-1].tasks + tasks)
 
@@ -170,49 +173,50 @@ def tasks_granted(state: HarvestState, e: pb.TasksGranted) -> HarvestState:
 @RECORDERS.on("task_resolved")
 def task_resolved(state: HarvestState, e: pb.TaskResolved) -> HarvestState:
     top = state.steps[-1]
+    index, used = e.task, e.used
     tasks = list(top.tasks)
-    task = tasks[e.task]
-    used = top.used | {e.used} if e.used else top.used
+    task = tasks[index]
+    used_now = top.used | {used} if used else top.used
     if task.kind in COUNTED and task.amount > 1:
         # One use of several: the step's task kinds stay the same.
-        tasks[e.task] = _task(task.kind, task.amount - 1)
-        return _top(state, tasks=tuple(tasks), used=used)
-    del tasks[e.task]
-    return _top_tasks(state, tuple(tasks), used=used)
+        tasks[index] = _task(task.kind, task.amount - 1)
+        return _top(state, tasks=tuple(tasks), used=used_now)
+    del tasks[index]
+    return _top_tasks(state, tuple(tasks), used=used_now)
+
+
+# The player's fields a resources change moves, by the event's field names (the seed
+# fields move ``seeds``): the recorder reads only the fields the event sets.
+_SUPPLY = frozenset({"coins", "water", "bucket", "fertilizer", "points", "rerolls"})
+_SEED_INDEX = {"wheat": 0, "strawberry": 1, "blueberry": 2, "pumpkin": 3}
 
 
 @RECORDERS.on("resources_changed")
 def resources_changed(state: HarvestState, e: pb.ResourcesChanged) -> HarvestState:
-    p = state.players[e.seat]
-    seeds = p.seeds
-    if e.wheat or e.strawberry or e.blueberry or e.pumpkin:
-        wheat, strawberry, blueberry, pumpkin = seeds
-        seeds = (
-            wheat + e.wheat,
-            strawberry + e.strawberry,
-            blueberry + e.blueberry,
-            pumpkin + e.pumpkin,
-        )
-    return _player(
-        state,
-        e.seat,
-        coins=p.coins + e.coins,
-        water=p.water + e.water,
-        bucket=p.bucket + e.bucket,
-        fertilizer=p.fertilizer + e.fertilizer,
-        points=p.points + e.points,
-        seeds=seeds,
-        rerolls=p.rerolls + e.rerolls,
-    )
+    seat = e.seat
+    p = state.players[seat]
+    changes: dict[str, object] = {}
+    seeds: list[int] = []
+    for field, delta in e.ListFields():
+        name = field.name
+        if name in _SUPPLY:
+            changes[name] = getattr(p, name) + delta
+        elif name in _SEED_INDEX:
+            seeds = seeds or list(p.seeds)
+            seeds[_SEED_INDEX[name]] += delta
+    if seeds:
+        changes["seeds"] = tuple(seeds)
+    return _player(state, seat, **changes)
 
 
 @RECORDERS.on("worker_placed")
 def worker_placed(state: HarvestState, e: pb.WorkerPlaced) -> HarvestState:
-    placements = (*state.placements, (e.space, e.seat)) if e.space else state.placements
-    if e.seat < 0:
+    seat, space = e.seat, e.space
+    placements = (*state.placements, (space, seat)) if space else state.placements
+    if seat < 0:
         return changed(state, placements=placements, gairy_pieces=state.gairy_pieces - 1)
-    p = state.players[e.seat]
-    return _seat(state, e.seat, changed(p, pieces=p.pieces - 1), placements=placements, awaiting="")
+    p = state.players[seat]
+    return _seat(state, seat, changed(p, pieces=p.pieces - 1), placements=placements, awaiting="")
 
 
 @RECORDERS.on("crop_placed")

@@ -8,6 +8,8 @@ check (the property test) proves, by deciding every listed command in its deep g
 that the lists and ``decide`` agree. Payments are widened to every way of paying a Coin
 cost (River the Fox). A step's fourteen command kinds are each asked on every listing,
 so each first looks at the step's task kinds and answers "none" at once (profiled).
+The step being resolved is ``state.steps[-1]`` (every stage taking step commands has
+one), read in place rather than through a helper, since listing reads it for every kind.
 """
 
 from __future__ import annotations
@@ -37,13 +39,14 @@ from engines.harvest.rules import (
     bucket_track,
     is_open,
     payments,
+    priced_spaces,
     purse,
     purse_payments,
     space_cost,
     spaces_in_play,
 )
 from engines.harvest.setup import draft_refusal
-from engines.harvest.state import HarvestState, Step, Task
+from engines.harvest.state import HarvestState, Task
 from engines.harvest.store import ITEMS, item_price, purchase_refusal
 from engines.harvest.trading import seed_upgrade_refusal, trade_refusal
 from engines.harvest.workshop import (
@@ -107,7 +110,7 @@ for _commands, _tasks in (
 
 def step_offers(state: HarvestState) -> frozenset[str]:
     """The step commands that may list anything for the top step (``Stage.offered``)."""
-    return _offers(_top(state).kinds)
+    return _offers(state.steps[-1].kinds)
 
 
 @cache
@@ -120,11 +123,6 @@ def _offers(kinds: frozenset[str]) -> frozenset[str]:
         if kind.startswith("die:"):
             offered.add("reroll_die")
     return frozenset(offered)
-
-
-def _top(state: HarvestState) -> Step:
-    """The step being resolved (every stage taking these commands has one)."""
-    return state.steps[-1]
 
 
 def keep_starts(state: HarvestState, seat: int) -> Iterator[pb.KeepStart]:
@@ -161,9 +159,9 @@ def place_workers(state: HarvestState, seat: int) -> list[pb.PlaceWorker]:
     held = purse(state.players[seat])
     closed = {space for space, _ in state.placements}
     listed: list[pb.PlaceWorker] = []
-    for space in spaces_in_play(state):
+    for space, cost in priced_spaces(state):
         if space.always_open or space.id not in closed:
-            listed += _placings(space.id, space_cost(state, space), held)
+            listed += _placings(space.id, cost, held)
     return listed
 
 
@@ -187,7 +185,7 @@ def finishes(state: HarvestState, seat: int) -> tuple[pb.Finish]:
 
 
 def take_benefits(state: HarvestState, seat: int) -> tuple[pb.TakeBenefit, ...]:
-    return _benefits(_top(state).tasks)
+    return _benefits(state.steps[-1].tasks)
 
 
 @lru_cache(maxsize=4096)
@@ -204,12 +202,12 @@ def _benefits(tasks: tuple[Task, ...]) -> tuple[pb.TakeBenefit, ...]:
 def rerolls(state: HarvestState, seat: int) -> Iterable[pb.RerollDie]:
     if state.players[seat].rerolls <= 0:
         return NONE
-    tasks = _top(state).tasks
+    tasks = state.steps[-1].tasks
     return [pb.RerollDie(task=i) for i, t in enumerate(tasks) if t.kind.startswith("die:")]
 
 
 def purchases(state: HarvestState, seat: int) -> Iterable[pb.Purchase]:
-    if "purchase" not in _top(state).kinds:
+    if "purchase" not in state.steps[-1].kinds:
         return NONE
     held = purse(state.players[seat])
     return [
@@ -221,13 +219,13 @@ def purchases(state: HarvestState, seat: int) -> Iterable[pb.Purchase]:
 
 
 def field_actions(state: HarvestState, seat: int) -> Iterable[pb.FieldAction]:
-    if "field" not in _top(state).kinds:
+    if "field" not in state.steps[-1].kinds:
         return NONE
     return [pb.FieldAction(kind=kind) for kind in FIELD_KINDS]
 
 
 def upgrade_buckets(state: HarvestState, seat: int) -> Iterable[pb.UpgradeBucket]:
-    step = _top(state)
+    step = state.steps[-1]
     if step.kinds.isdisjoint(UPGRADE_TASKS):
         return NONE
     index, kind = allowing(step, UPGRADE_TASKS, "upgrade")
@@ -239,7 +237,7 @@ def upgrade_buckets(state: HarvestState, seat: int) -> Iterable[pb.UpgradeBucket
 
 
 def clear_lands(state: HarvestState, seat: int) -> Iterable[pb.ClearLand]:
-    step = _top(state)
+    step = state.steps[-1]
     if step.kinds.isdisjoint(CLEAR_TASKS):
         return NONE
     index, kind = allowing(step, CLEAR_TASKS, "clear")
@@ -262,7 +260,7 @@ def _clearings(forests: tuple[Cell, ...], cost: int, held: Purse) -> tuple[pb.Cl
 
 
 def builds(state: HarvestState, seat: int) -> Iterable[pb.Build]:
-    step = _top(state)
+    step = state.steps[-1]
     if step.kinds.isdisjoint(BUILD_TASKS) or allowing(step, BUILD_TASKS, "build")[0] < 0:
         return NONE
     player = state.players[seat]
@@ -288,14 +286,16 @@ def _buildings(slot: int, cost: int, held: Purse, sites: tuple[Cell, ...]) -> tu
 
 
 def trades(state: HarvestState, seat: int) -> Iterable[pb.Trade]:
-    if "trade" not in _top(state).kinds:
+    if "trade" not in state.steps[-1].kinds:
         return NONE
     player = state.players[seat]
-    # trade_refusal reads only these of the player: the open trades are remembered by them.
+    # trade_refusal reads only these of the player: the open trades are remembered by
+    # them, each held amount capped at what a trade gives of it (one Seed, the good's
+    # cost), so that players holding enough alike share one entry.
     held = (
         bool(player.forests),
-        player.seeds,
-        *[getattr(player, give) for give, _ in content().trade_costs],
+        tuple([min(count, 1) for count in player.seeds]),
+        *[min(getattr(player, give), cost) for give, cost in content().trade_costs],
     )
     open_trades = _open_trades.get(held)
     if open_trades is None:
@@ -322,7 +322,7 @@ def _trade_offers() -> tuple[pb.Trade, ...]:
 
 
 def upgrade_seeds(state: HarvestState, seat: int) -> Iterable[pb.UpgradeSeed]:
-    if "seed_upgrade" not in _top(state).kinds:
+    if "seed_upgrade" not in state.steps[-1].kinds:
         return NONE
     return [
         pb.UpgradeSeed(seed=seed)
@@ -332,7 +332,7 @@ def upgrade_seeds(state: HarvestState, seat: int) -> Iterable[pb.UpgradeSeed]:
 
 
 def reuse_spaces(state: HarvestState, seat: int) -> Iterable[pb.ReuseSpace]:
-    if _top(state).kinds.isdisjoint(REUSES):
+    if state.steps[-1].kinds.isdisjoint(REUSES):
         return NONE
     player = state.players[seat]
     return [
@@ -344,13 +344,13 @@ def reuse_spaces(state: HarvestState, seat: int) -> Iterable[pb.ReuseSpace]:
 
 
 def repeat_buildings(state: HarvestState, seat: int) -> Iterable[pb.RepeatBuilding]:
-    if "repeat_built" not in _top(state).kinds:
+    if "repeat_built" not in state.steps[-1].kinds:
         return NONE
     return [pb.RepeatBuilding(building=b) for b in repeatable(state.players[seat])]
 
 
 def plant_seeds(state: HarvestState, seat: int) -> Iterable[pb.PlantSeed]:
-    free = plants_free(_top(state))
+    free = plants_free(state.steps[-1])
     if free is None:
         return NONE
     player = state.players[seat]
@@ -369,7 +369,7 @@ def _plantings(seed: str, spots: tuple[Shape, ...]) -> tuple[pb.PlantSeed, ...]:
 
 
 def tend_crops(state: HarvestState, seat: int) -> Iterable[pb.TendCrop]:
-    step = _top(state)
+    step = state.steps[-1]
     if step.owed:
         spots = owed_spots(state, seat, step.owed)
         if not spots:

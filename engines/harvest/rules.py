@@ -30,6 +30,7 @@ __all__ = [
     "pay",
     "payment_of",
     "payments",
+    "priced_spaces",
     "purse",
     "purse_payments",
     "seed_count",
@@ -159,14 +160,35 @@ def _spaces_in_play(market_large: str, market_small: str) -> tuple[Space, ...]:
 
 def is_open(state: HarvestState, space: Space) -> bool:
     """Action Phase › Open: no piece on it, or an always-open (infinity) space."""
-    return space.always_open or all(s != space.id for s, _ in state.placements)
+    return space.always_open or space.id not in dict(state.placements)
 
 
 def space_cost(state: HarvestState, space: Space) -> int:
     """The red price tag: fixed, the round number (Fields 3), or the market space's."""
+    return _price_tag(space, state.market_large, state.market_small, state.round)
+
+
+def _price_tag(space: Space, market_large: str, market_small: str, round_: int) -> int:
     if space.market:
-        return market_spaces(state)[space.id][0]
-    return state.round if space.cost_is_round else space.cost
+        return tile_spaces(market_large, market_small)[space.id][0]
+    return round_ if space.cost_is_round else space.cost
+
+
+def priced_spaces(state: HarvestState) -> tuple[tuple[Space, int], ...]:
+    """The action spaces in play, each with its ``space_cost``."""
+    return _priced_spaces(state.market_large, state.market_small, state.round)
+
+
+@lru_cache(maxsize=256)
+def _priced_spaces(
+    market_large: str, market_small: str, round_: int
+) -> tuple[tuple[Space, int], ...]:
+    # Cached (derived from the market and the round, which is all the costs read):
+    # listing the placements asks for every space's cost on every placement.
+    return tuple(
+        (space, _price_tag(space, market_large, market_small, round_))
+        for space in _spaces_in_play(market_large, market_small)
+    )
 
 
 def space_tasks(state: HarvestState, space: Space) -> tuple[TaskSpec, ...]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from engines.core.deck import draw_random
 from engines.core.polyomino import Cell
@@ -136,15 +136,20 @@ def _cleared_blocks(
     forests: tuple[Cell, ...], buildings: tuple[frozenset[Cell], ...]
 ) -> tuple[Cell, ...]:
     # Cached: ``legal_commands`` asks once per candidate Build, and the farm rarely changes.
-    grid = content().grid
     blocked = forest_blocks(forests).union(*buildings)
-    sites = []
-    for top in range(grid.rows - 1):
-        for left in range(grid.cols - 1):
-            block = {(top + r, left + c) for r in range(2) for c in range(2)}
-            if not block & blocked:
-                sites.append((top, left))
-    return tuple(sites)
+    return tuple(top_left for top_left, block in _blocks() if blocked.isdisjoint(block))
+
+
+@cache
+def _blocks() -> tuple[tuple[Cell, frozenset[Cell]], ...]:
+    """Every 2x2 block of the field, by its top-left cell, row by row (computed once:
+    each farm's sites are the blocks clear of Forests and Buildings)."""
+    grid = content().grid
+    return tuple(
+        ((top, left), frozenset((top + r, left + c) for r in range(2) for c in range(2)))
+        for top in range(grid.rows - 1)
+        for left in range(grid.cols - 1)
+    )
 
 
 def build(state: HarvestState, cmd: pb.Build, seat: int) -> list[pb.Event]:

@@ -6,9 +6,12 @@ from collections.abc import Callable
 
 import pytest
 
+from engines.core.polyomino import Cell
 from engines.harvest.content import content
 from engines.harvest.engine import ENGINE
-from engines.harvest.state import Built, HarvestState
+from engines.harvest.rules import forest_blocks
+from engines.harvest.state import Built, HarvestState, Player
+from engines.harvest.workshop import build_sites
 from proto import harvest_pb2 as pb
 
 from .helpers import (
@@ -330,3 +333,20 @@ def test_bed_and_breakfast_is_worth_five() -> None:
     """Bed & Breakfast: 5 points instead of 2."""
     assert content().building_value("bed_and_breakfast") == 5
     assert content().building_value("gatehouse") == 2
+
+
+def test_build_sites_are_the_2x2_blocks_clear_of_forests_and_buildings() -> None:
+    """Workshop › Build: the sites (derived from the field's blocks, computed once) are
+    exactly the 2x2 blocks with no Forest or Building on them, top-left cells row by row."""
+    grid = content().grid
+    built = Built("well", frozenset({(2, 2), (2, 3), (3, 2), (3, 3)}))
+    for forests, buildings in (((), ()), (((0, 0), (0, 4)), ()), (((4, 0),), (built,))):
+        player = Player(forests=forests, buildings=buildings)
+        blocked = forest_blocks(forests).union(*(b.cells for b in buildings))
+        expected: list[Cell] = [
+            (top, left)
+            for top in range(grid.rows - 1)
+            for left in range(grid.cols - 1)
+            if not {(top + r, left + c) for r in range(2) for c in range(2)} & blocked
+        ]
+        assert build_sites(player) == tuple(expected)

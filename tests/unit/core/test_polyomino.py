@@ -72,6 +72,21 @@ def test_placements_avoid_cells_not_allowed() -> None:
     assert all((1, 1) not in p for p in lines)
 
 
+def test_placements_are_every_translated_orientation_that_fits() -> None:
+    """The fast fit test lists exactly the shapes found by moving each orientation
+    over the board and keeping those wholly on the allowed cells, in sorted order."""
+    allowed = Grid(4, 5).cells - {(1, 1), (2, 3), (3, 0)}
+    for shape in (L_TROMINO, I_TROMINO, frozenset({(0, 0), (0, 1), (1, 0), (1, 1)})):
+        moved = {
+            translate(oriented, row, col)
+            for oriented in orientations(shape)
+            for row in range(-1, 5)
+            for col in range(-1, 6)
+        }
+        expected = sorted((s for s in moved if s <= allowed), key=sorted)
+        assert placements(shape, allowed) == tuple(expected)
+
+
 def test_adjacency_is_orthogonal_only() -> None:
     """Diagonal cells do not touch."""
     assert adjacent({(0, 0)}, {(0, 1)})
