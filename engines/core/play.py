@@ -83,10 +83,8 @@ class Table:
 
     def execute(self, seat: int, command: Message) -> list[Message]:
         """Decide and apply; raises ``RuleViolation`` and then changes nothing."""
-        # self.version and self.rng(), spelled out: once for every command played.
-        version = len(self.events)
-        rng = Rng(self.seed, self.config.table_id, version)
-        events, self.state = self.engine.decided(self.state, command, seat, rng)
+        version = self.version
+        events, self.state = self.engine.decided(self.state, command, seat, self.rng())
         self.events.extend(events)
         self.commands.append(CommandRecord(seat, version, command, tuple(events)))
         return events
