@@ -37,6 +37,7 @@ from engines.harvest.rules import (
     SEED_FIELDS,
     Purse,
     bucket_track,
+    capped,
     is_open,
     payments,
     priced_spaces,
@@ -155,8 +156,21 @@ def _buyings(item: str, held: Purse) -> tuple[pb.Purchase, ...]:
     return tuple(pb.Purchase(item=item, payment=p) for p in purse_payments(held, item_price(item)))
 
 
+@cache
+def _top_space_cost() -> int:
+    """The most any action space can cost: Fields 3 the last round, a fixed price tag,
+    or a market tile's space."""
+    c = content()
+    tiles = (*c.market_large, *c.market_small, c.market_board_large, c.market_board_small)
+    return max(
+        c.rounds,
+        *(space.cost for space in c.spaces),
+        *(cost for _, spaces in tiles for cost, _ in spaces),
+    )
+
+
 def place_workers(state: HarvestState, seat: int) -> list[pb.PlaceWorker]:
-    held = purse(state.players[seat])
+    held = capped(purse(state.players[seat]), _top_space_cost())
     closed = {space for space, _ in state.placements}
     listed: list[pb.PlaceWorker] = []
     for space, cost in priced_spaces(state):
@@ -192,11 +206,17 @@ def take_benefits(state: HarvestState, seat: int) -> tuple[pb.TakeBenefit, ...]:
 def _benefits(tasks: tuple[Task, ...]) -> tuple[pb.TakeBenefit, ...]:
     """The benefits of a step's tasks, built once (shared bodies)."""
     return tuple(
-        pb.TakeBenefit(task=index, option=option)
+        _taking(index, option)
         for index, task in enumerate(tasks)
         if is_simple(task)
         for option in options_for(task)
     )
+
+
+@cache
+def _taking(task: int, option: str) -> pb.TakeBenefit:
+    """One benefit taken, built once (few: a step holds a few tasks)."""
+    return pb.TakeBenefit(task=task, option=option)
 
 
 def rerolls(state: HarvestState, seat: int) -> Iterable[pb.RerollDie]:
@@ -214,7 +234,7 @@ def purchases(state: HarvestState, seat: int) -> Iterable[pb.Purchase]:
         purchase
         for item in ITEMS
         if purchase_refusal(state, seat, item) is None
-        for purchase in _buyings(item, held)
+        for purchase in _buyings(item, capped(held, item_price(item)))
     ]
 
 
@@ -244,7 +264,8 @@ def clear_lands(state: HarvestState, seat: int) -> Iterable[pb.ClearLand]:
     if index < 0:
         return NONE
     player = state.players[seat]
-    return _clearings(player.forests, action_price(kind, "clear_land"), purse(player))
+    cost = action_price(kind, "clear_land")
+    return _clearings(player.forests, cost, capped(purse(player), cost))
 
 
 @lru_cache(maxsize=4096)
@@ -269,20 +290,28 @@ def builds(state: HarvestState, seat: int) -> Iterable[pb.Build]:
         body
         for slot, building in enumerate(state.workshop)
         if building
-        for body in _buildings(slot, build_cost(state, player, slot), held, sites)
+        for cost in [build_cost(state, player, slot)]
+        for body in _buildings(slot, cost, capped(held, cost), sites)
     ]
 
 
 @lru_cache(maxsize=4096)
 def _buildings(slot: int, cost: int, held: Purse, sites: tuple[Cell, ...]) -> tuple[pb.Build, ...]:
-    """Every Build from one Workshop slot, built once (shared bodies)."""
+    """Every Build from one Workshop slot (shared bodies)."""
     grid = content().grid
     cells = [grid.index(site) for site in sites]
     return tuple(
-        pb.Build(slot=slot, cell=cell, payment=payment)
+        _building(slot, cell, payment.coins, payment.water, payment.fertilizer)
         for payment in purse_payments(held, cost)
         for cell in cells
     )
+
+
+@lru_cache(maxsize=8192)
+def _building(slot: int, cell: int, coins: int, water: int, fertilizer: int) -> pb.Build:
+    """One Build, built once: the sites change with every farm, the bodies recur."""
+    payment = pb.Payment(coins=coins, water=water, fertilizer=fertilizer)
+    return pb.Build(slot=slot, cell=cell, payment=payment)
 
 
 def trades(state: HarvestState, seat: int) -> Iterable[pb.Trade]:
@@ -364,8 +393,15 @@ def plant_seeds(state: HarvestState, seat: int) -> Iterable[pb.PlantSeed]:
 
 @lru_cache(maxsize=4096)
 def _plantings(seed: str, spots: tuple[Shape, ...]) -> tuple[pb.PlantSeed, ...]:
-    """The plantings of a seed on these spots, built once (shared bodies)."""
-    return tuple(pb.PlantSeed(seed=seed, cells=cell_numbers(spot)) for spot in spots)
+    """The plantings of a seed on these spots (shared bodies)."""
+    return tuple([_planting(seed, spot) for spot in spots])
+
+
+@lru_cache(maxsize=8192)
+def _planting(seed: str, spot: Shape) -> pb.PlantSeed:
+    """One planting, built once: a spot recurs on the next turns and on other farms,
+    while the set of spots changes with every crop planted."""
+    return pb.PlantSeed(seed=seed, cells=cell_numbers(spot))
 
 
 def tend_crops(state: HarvestState, seat: int) -> Iterable[pb.TendCrop]:

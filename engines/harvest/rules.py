@@ -23,6 +23,7 @@ __all__ = [
     "SEED_FIELDS",
     "acting_step",
     "bucket_track",
+    "capped",
     "empty_cells",
     "fertilizer_track",
     "gain",
@@ -207,6 +208,14 @@ def purse(player: Player) -> Purse:
         return player.coins, player.water, player.fertilizer, True
     # Only Coins pay: one purse per Coin count, so the bodies built for it are shared more.
     return player.coins, 0, 0, False
+
+
+def capped(held: Purse, cost: int) -> Purse:
+    """What of ``held`` can go towards a Coin cost of at most ``cost`` (each good capped
+    at it): the ways to pay such a cost are the same for both, so listings remembered
+    by the capped purse are shared by every player who holds enough."""
+    coins, water, fertilizer, goods = held
+    return min(coins, cost), min(water, cost), min(fertilizer, cost), goods
 
 
 def payments(player: Player, cost: int) -> Sequence[pb.Payment]:
