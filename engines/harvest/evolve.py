@@ -170,19 +170,39 @@ def tasks_granted(state: HarvestState, e: pb.TasksGranted) -> HarvestState:
     return _top_tasks(state, state.steps[-1].tasks + tasks)
 
 
+# What resolving a task leaves of the step: (the step's tasks, the tasks left, their
+# kinds) by the id of the step's tasks (held in the entry, so the id stays theirs) and
+# the task's index. The tasks come from few grants and are shared, so a game resolves
+# the same few tuples again and again.
+_RESOLVED: dict[tuple[int, int], tuple[tuple[Task, ...], tuple[Task, ...], frozenset[str]]] = {}
+
+
+def _left(tasks: tuple[Task, ...], index: int) -> tuple[tuple[Task, ...], frozenset[str]]:
+    """The tasks left when the task at ``index`` is used once, and their kinds."""
+    key = (id(tasks), index)
+    known = _RESOLVED.get(key)
+    if known is None or known[0] is not tasks:
+        left = list(tasks)
+        task = left[index]
+        if task.kind in COUNTED and task.amount > 1:
+            # One use of several.
+            left[index] = _task(task.kind, task.amount - 1)
+        else:
+            del left[index]
+        known = (tasks, tuple(left), frozenset([t.kind for t in left]))
+        if len(_RESOLVED) >= 4096:
+            _RESOLVED.clear()
+        _RESOLVED[key] = known
+    return known[1], known[2]
+
+
 @RECORDERS.on("task_resolved")
 def task_resolved(state: HarvestState, e: pb.TaskResolved) -> HarvestState:
     top = state.steps[-1]
-    index, used = e.task, e.used
-    tasks = list(top.tasks)
-    task = tasks[index]
-    used_now = top.used | {used} if used else top.used
-    if task.kind in COUNTED and task.amount > 1:
-        # One use of several: the step's task kinds stay the same.
-        tasks[index] = _task(task.kind, task.amount - 1)
-        return _top(state, tasks=tuple(tasks), used=used_now)
-    del tasks[index]
-    return _top_tasks(state, tuple(tasks), used=used_now)
+    tasks, kinds = _left(top.tasks, e.task)
+    used = e.used
+    top = changed(top, tasks=tasks, kinds=kinds, used=top.used | {used} if used else top.used)
+    return changed(state, steps=(*state.steps[:-1], top))
 
 
 # The player's fields a resources change moves, by the event's field names (the seed
@@ -190,23 +210,45 @@ def task_resolved(state: HarvestState, e: pb.TaskResolved) -> HarvestState:
 _SUPPLY = frozenset({"coins", "water", "bucket", "fertilizer", "points", "rerolls"})
 _SEED_INDEX = {"wheat": 0, "strawberry": 1, "blueberry": 2, "pumpkin": 3}
 
+# What a resources change moves, by its wire bytes: the seat, the supply fields with
+# their deltas and the seed slots with theirs. A game makes the same few changes again
+# and again, and reading each set field by name was the costliest recording (profiled).
+_Change = tuple[int, tuple[tuple[str, int], ...], tuple[tuple[int, int], ...]]
+_CHANGES: dict[bytes, _Change] = {}
+
+
+def _change(e: pb.ResourcesChanged) -> _Change:
+    wire = e.SerializeToString()
+    change = _CHANGES.get(wire)
+    if change is None:
+        supply: list[tuple[str, int]] = []
+        seeds: list[tuple[int, int]] = []
+        for field, delta in e.ListFields():
+            name = field.name
+            if name in _SUPPLY:
+                supply.append((name, delta))
+            elif name in _SEED_INDEX:
+                seeds.append((_SEED_INDEX[name], delta))
+        change = (e.seat, tuple(supply), tuple(seeds))
+        if len(_CHANGES) >= 4096:
+            _CHANGES.clear()
+        _CHANGES[wire] = change
+    return change
+
 
 @RECORDERS.on("resources_changed")
 def resources_changed(state: HarvestState, e: pb.ResourcesChanged) -> HarvestState:
-    seat = e.seat
+    seat, supply, seed_deltas = _change(e)
     p = state.players[seat]
     changes: dict[str, object] = {}
-    seeds: list[int] = []
-    for field, delta in e.ListFields():
-        name = field.name
-        if name in _SUPPLY:
-            changes[name] = getattr(p, name) + delta
-        elif name in _SEED_INDEX:
-            seeds = seeds or list(p.seeds)
-            seeds[_SEED_INDEX[name]] += delta
-    if seeds:
+    for name, delta in supply:
+        changes[name] = getattr(p, name) + delta
+    if seed_deltas:
+        seeds = list(p.seeds)
+        for index, delta in seed_deltas:
+            seeds[index] += delta
         changes["seeds"] = tuple(seeds)
-    return _player(state, seat, **changes)
+    return _seat(state, seat, changed(p, **changes))
 
 
 @RECORDERS.on("worker_placed")
