@@ -156,21 +156,8 @@ def _buyings(item: str, held: Purse) -> tuple[pb.Purchase, ...]:
     return tuple(pb.Purchase(item=item, payment=p) for p in purse_payments(held, item_price(item)))
 
 
-@cache
-def _top_space_cost() -> int:
-    """The most any action space can cost: Fields 3 the last round, a fixed price tag,
-    or a market tile's space."""
-    c = content()
-    tiles = (*c.market_large, *c.market_small, c.market_board_large, c.market_board_small)
-    return max(
-        c.rounds,
-        *(space.cost for space in c.spaces),
-        *(cost for _, spaces in tiles for cost, _ in spaces),
-    )
-
-
 def place_workers(state: HarvestState, seat: int) -> list[pb.PlaceWorker]:
-    held = capped(purse(state.players[seat]), _top_space_cost())
+    held = purse(state.players[seat])
     closed = {space for space, _ in state.placements}
     listed: list[pb.PlaceWorker] = []
     for space, cost in priced_spaces(state):
@@ -234,7 +221,7 @@ def purchases(state: HarvestState, seat: int) -> Iterable[pb.Purchase]:
         purchase
         for item in ITEMS
         if purchase_refusal(state, seat, item) is None
-        for purchase in _buyings(item, capped(held, item_price(item)))
+        for purchase in _buyings(item, held)
     ]
 
 
@@ -290,8 +277,7 @@ def builds(state: HarvestState, seat: int) -> Iterable[pb.Build]:
         body
         for slot, building in enumerate(state.workshop)
         if building
-        for cost in [build_cost(state, player, slot)]
-        for body in _buildings(slot, cost, capped(held, cost), sites)
+        for body in _buildings(slot, build_cost(state, player, slot), held, sites)
     ]
 
 

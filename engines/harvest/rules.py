@@ -36,6 +36,7 @@ __all__ = [
     "purse_payments",
     "seed_count",
     "space_cost",
+    "space_named",
     "space_tasks",
     "spaces_in_play",
     "supply_left",
@@ -62,7 +63,13 @@ def fertilizer_track() -> Track:
 
 def water_track(player: Player) -> Track:
     """Farm Board › Water: always below the Bucket marker."""
-    return Track(0, player.bucket - 1)
+    return _water_track(player.bucket)
+
+
+@cache
+def _water_track(bucket: int) -> Track:
+    # One track per Bucket size (a few): gains and the Store ask on every fill.
+    return Track(0, bucket - 1)
 
 
 def seed_count(player: Player, seed: str) -> int:
@@ -117,28 +124,26 @@ def gain(state: HarvestState, seat: int, kind: str, amount: int, reason: str) ->
     and seeds at what the Supply holds; a gain of nothing records no event.
     """
     p = state.players[seat]
-    delta: dict[str, int] = {}
     if kind == "coin":
-        delta["coins"] = amount
+        field, gained = "coins", amount
     elif kind == "points":
-        delta["points"] = amount
+        field, gained = "points", amount
     elif kind == "water":
-        delta["water"] = min(amount, water_track(p).room(p.water))
+        field, gained = "water", min(amount, water_track(p).room(p.water))
     elif kind == "fertilizer":
-        delta["fertilizer"] = min(amount, fertilizer_track().room(p.fertilizer))
+        field, gained = "fertilizer", min(amount, fertilizer_track().room(p.fertilizer))
     elif kind == "fill_bucket":
-        delta["water"] = water_track(p).room(p.water)
+        field, gained = "water", water_track(p).room(p.water)
     elif kind == "upgrade_bucket":
-        delta["bucket"] = min(amount, bucket_track().room(p.bucket))
+        field, gained = "bucket", min(amount, bucket_track().room(p.bucket))
     elif kind == "reroll":
-        delta["rerolls"] = min(amount, REROLL_TRACK.room(p.rerolls))
+        field, gained = "rerolls", min(amount, REROLL_TRACK.room(p.rerolls))
     elif kind.startswith("seed:"):
-        seed = kind.removeprefix("seed:")
-        delta[seed] = min(amount, supply_left(state, seed))
+        field = kind.removeprefix("seed:")
+        gained = min(amount, supply_left(state, field))
     else:
         raise ValueError(f"not a simple gain: {kind}")
-    delta = {k: v for k, v in delta.items() if v > 0}
-    return [resources(seat, reason, **delta)] if delta else []
+    return [resources(seat, reason, **{field: gained})] if gained > 0 else []
 
 
 def acting_step(state: HarvestState, seat: int) -> Step:
@@ -157,6 +162,17 @@ def _spaces_in_play(market_large: str, market_small: str) -> tuple[Space, ...]:
     # Cached: asked for every placement listed, and it changes only with the market.
     market = tile_spaces(market_large, market_small)
     return tuple(s for s in content().spaces if not s.market or s.id in market)
+
+
+def space_named(state: HarvestState, space_id: str) -> Space | None:
+    """The action space in play with this id, if any."""
+    return _spaces_by_id(state.market_large, state.market_small).get(space_id)
+
+
+@cache
+def _spaces_by_id(market_large: str, market_small: str) -> dict[str, Space]:
+    # Cached with the spaces in play: every placement looks its space up.
+    return {space.id: space for space in _spaces_in_play(market_large, market_small)}
 
 
 def is_open(state: HarvestState, space: Space) -> bool:
@@ -274,29 +290,19 @@ def pay(
 ) -> list[pb.Event]:
     """Pay a Coin cost as given; refuses a wrong sum or a payment the player cannot make."""
     player = state.players[seat]
-    if payment.coins < 0 or payment.water < 0 or payment.fertilizer < 0:
+    # Each field read once: a message's fields are read through its wrapper.
+    coins, water, fertilizer = payment.coins, payment.water, payment.fertilizer
+    if coins < 0 or water < 0 or fertilizer < 0:
         raise codes.PAYMENT_INVALID()
-    if (payment.water or payment.fertilizer) and not pays_with_goods(player):
+    if (water or fertilizer) and not pays_with_goods(player):
         raise codes.PAYMENT_COINS_ONLY()
-    if payment.coins + payment.water + payment.fertilizer != max(cost, 0):
+    if coins + water + fertilizer != max(cost, 0):
         raise codes.PAYMENT_WRONG_AMOUNT(cost=max(cost, 0))
-    if (
-        payment.coins > player.coins
-        or payment.water > player.water
-        or payment.fertilizer > player.fertilizer
-    ):
+    if coins > player.coins or water > player.water or fertilizer > player.fertilizer:
         raise codes.PAYMENT_CANNOT_AFFORD()
     if cost <= 0:
         return []
-    return [
-        resources(
-            seat,
-            reason,
-            coins=-payment.coins,
-            water=-payment.water,
-            fertilizer=-payment.fertilizer,
-        )
-    ]
+    return [resources(seat, reason, coins=-coins, water=-water, fertilizer=-fertilizer)]
 
 
 def empty_cells(player: Player) -> frozenset[Cell]:

@@ -57,10 +57,12 @@ def purchase(state: HarvestState, cmd: pb.Purchase, seat: int) -> list[pb.Event]
         raise refused
     paid = pay(state, seat, item_price(cmd.item), payment_of(cmd), "general_store")
     kind = cmd.item if cmd.item in ("fertilizer", "fill_bucket") else f"seed:{cmd.item}"
-    # River may pay for the fill with Water, so the fill is measured after paying.
+    # River may pay for the fill with Water, so the fill is measured after paying (no
+    # other gain depends on it: Fertilizer had room before, and Seeds are not paid).
     after = state
-    for event in paid:
-        after = evolve(after, event)
+    if cmd.item == "fill_bucket":
+        for event in paid:
+            after = evolve(after, event)
     return [
         resolved(seat, kinds.index("purchase")),
         *paid,
