@@ -9,7 +9,7 @@ from engines.core.rng import Rng
 from engines.harvest import codes
 from engines.harvest.buildings import end_game_points
 from engines.harvest.content import content
-from engines.harvest.events import granted, resolved, resources, wrap
+from engines.harvest.events import die_rolled, granted, resolved, resources
 from engines.harvest.rules import acting_step, gain
 from engines.harvest.state import HarvestState, Task
 from proto import harvest_pb2 as pb
@@ -62,7 +62,7 @@ def roll_die(seat: int, rng: Rng, again: bool = False) -> list[pb.Event]:
     (``again``) puts the new face in that same step."""
     face = forest_die().roll(rng)
     return [
-        wrap(forest_die_rolled=pb.ForestDieRolled(seat=seat, face=face)),
+        die_rolled(seat, face),
         granted(seat, "forest_die", [(f"die:{face}", 1)], new_step=not again),
     ]
 

@@ -12,10 +12,13 @@ from proto import harvest_pb2 as pb
 __all__ = [
     "cell_numbers",
     "cells_of",
+    "die_rolled",
     "granted",
+    "land_cleared",
     "resolved",
     "resources",
     "step_finished",
+    "sunrise_taken",
     "turn_began",
     "worker_placed",
     "wrap",
@@ -93,3 +96,16 @@ def step_finished(seat: int) -> pb.Event:
 
 def worker_placed(seat: int, space: str) -> pb.Event:
     return _event("worker_placed", ("seat", "space"), (seat, space))
+
+
+def sunrise_taken(seat: int, tile: int) -> pb.Event:
+    return _event("sunrise_taken", ("seat", "tile"), (seat, tile))
+
+
+def die_rolled(seat: int, face: int) -> pb.Event:
+    return _event("forest_die_rolled", ("seat", "face"), (seat, face))
+
+
+def land_cleared(seat: int, forest: int, building: str, slot: int) -> pb.Event:
+    names = ("seat", "forest", "building", "slot")
+    return _event("land_cleared", names, (seat, forest, building, slot))

@@ -21,6 +21,7 @@ from engines.core.polyomino import Cell, Shape
 from engines.harvest.actions import REUSES, reuse_task
 from engines.harvest.benefits import is_simple, options_for
 from engines.harvest.buildings import repeatable
+from engines.harvest.characters import builds_free
 from engines.harvest.content import content
 from engines.harvest.events import cell_numbers
 from engines.harvest.fields import (
@@ -56,8 +57,8 @@ from engines.harvest.workshop import (
     UPGRADE_TASKS,
     action_price,
     allowing,
-    build_cost,
     build_sites,
+    row_cost,
 )
 from proto import harvest_pb2 as pb
 
@@ -140,7 +141,13 @@ def draft_picks(state: HarvestState, seat: int) -> Iterator[pb.DraftPick]:
 
 
 def choose_sunrises(state: HarvestState, seat: int) -> list[pb.ChooseSunrise]:
-    return [pb.ChooseSunrise(tile=tile) for tile in state.display]
+    return [_sunrise_choice(tile) for tile in state.display]
+
+
+@cache
+def _sunrise_choice(tile: int) -> pb.ChooseSunrise:
+    """One choice of Sunrise tile, built once (shared bodies)."""
+    return pb.ChooseSunrise(tile=tile)
 
 
 @lru_cache(maxsize=8192)
@@ -186,18 +193,26 @@ def finishes(state: HarvestState, seat: int) -> tuple[pb.Finish]:
 
 
 def take_benefits(state: HarvestState, seat: int) -> tuple[pb.TakeBenefit, ...]:
-    return _benefits(state.steps[-1].tasks)
+    tasks = state.steps[-1].tasks
+    known = _benefits.get(id(tasks))
+    if known is None or known[0] is not tasks:
+        taken = tuple(
+            _taking(index, option)
+            for index, task in enumerate(tasks)
+            if is_simple(task)
+            for option in options_for(task)
+        )
+        known = (tasks, taken)
+        if len(_benefits) >= 4096:
+            _benefits.clear()
+        _benefits[id(tasks)] = known
+    return known[1]
 
 
-@lru_cache(maxsize=4096)
-def _benefits(tasks: tuple[Task, ...]) -> tuple[pb.TakeBenefit, ...]:
-    """The benefits of a step's tasks, built once (shared bodies)."""
-    return tuple(
-        _taking(index, option)
-        for index, task in enumerate(tasks)
-        if is_simple(task)
-        for option in options_for(task)
-    )
+# The benefits of a step's tasks, by the id of the tasks tuple (held in the entry, so
+# the id stays its own): steps share their tasks tuples (see ``evolve``), and a key of
+# the tasks themselves would hash each task in Python on every listing.
+_benefits: dict[int, tuple[tuple[Task, ...], tuple[pb.TakeBenefit, ...]]] = {}
 
 
 @cache
@@ -216,19 +231,25 @@ def rerolls(state: HarvestState, seat: int) -> Iterable[pb.RerollDie]:
 def purchases(state: HarvestState, seat: int) -> Iterable[pb.Purchase]:
     if "purchase" not in state.steps[-1].kinds:
         return NONE
-    held = purse(state.players[seat])
-    return [
-        purchase
-        for item in ITEMS
-        if purchase_refusal(state, seat, item) is None
-        for purchase in _buyings(item, held)
-    ]
+    items = tuple([item for item in ITEMS if purchase_refusal(state, seat, item) is None])
+    return _store(items, purse(state.players[seat]))
+
+
+@lru_cache(maxsize=4096)
+def _store(items: tuple[str, ...], held: Purse) -> tuple[pb.Purchase, ...]:
+    """The purchases of these items for what the player holds (remembered: one question
+    a listing rather than one an item)."""
+    return tuple(purchase for item in items for purchase in _buyings(item, held))
 
 
 def field_actions(state: HarvestState, seat: int) -> Iterable[pb.FieldAction]:
     if "field" not in state.steps[-1].kinds:
         return NONE
-    return [pb.FieldAction(kind=kind) for kind in FIELD_KINDS]
+    return _FIELD_ACTIONS
+
+
+# The three Field Actions: shared bodies (the kit copies the one picked).
+_FIELD_ACTIONS = tuple(pb.FieldAction(kind=kind) for kind in FIELD_KINDS)
 
 
 def upgrade_buckets(state: HarvestState, seat: int) -> Iterable[pb.UpgradeBucket]:
@@ -239,8 +260,13 @@ def upgrade_buckets(state: HarvestState, seat: int) -> Iterable[pb.UpgradeBucket
     player = state.players[seat]
     if index < 0 or bucket_track().room(player.bucket) <= 0:
         return NONE
-    price = action_price(kind, "upgrade_bucket")
-    return [pb.UpgradeBucket(payment=payment) for payment in payments(player, price)]
+    return _bucket_upgrades(purse(player), action_price(kind, "upgrade_bucket"))
+
+
+@lru_cache(maxsize=1024)
+def _bucket_upgrades(held: Purse, price: int) -> tuple[pb.UpgradeBucket, ...]:
+    """The Bucket upgrades for what the player holds, built once (shared bodies)."""
+    return tuple(pb.UpgradeBucket(payment=payment) for payment in purse_payments(held, price))
 
 
 def clear_lands(state: HarvestState, seat: int) -> Iterable[pb.ClearLand]:
@@ -272,23 +298,22 @@ def builds(state: HarvestState, seat: int) -> Iterable[pb.Build]:
     if step.kinds.isdisjoint(BUILD_TASKS) or allowing(step, BUILD_TASKS, "build")[0] < 0:
         return NONE
     player = state.players[seat]
-    held, sites = purse(player), build_sites(player)
-    return [
-        body
-        for slot, building in enumerate(state.workshop)
-        if building
-        for body in _buildings(slot, build_cost(state, player, slot), held, sites)
-    ]
+    return _builds(state.workshop, builds_free(player), purse(player), build_sites(player))
 
 
 @lru_cache(maxsize=4096)
-def _buildings(slot: int, cost: int, held: Purse, sites: tuple[Cell, ...]) -> tuple[pb.Build, ...]:
-    """Every Build from one Workshop slot (shared bodies)."""
+def _builds(
+    workshop: tuple[str, ...], free: bool, held: Purse, sites: tuple[Cell, ...]
+) -> tuple[pb.Build, ...]:
+    """Every Build for this Workshop and farm (remembered: one question a listing
+    rather than one a slot), slot by slot, each payment on each site."""
     grid = content().grid
     cells = [grid.index(site) for site in sites]
     return tuple(
         _building(slot, cell, payment.coins, payment.water, payment.fertilizer)
-        for payment in purse_payments(held, cost)
+        for slot, building in enumerate(workshop)
+        if building
+        for payment in purse_payments(held, row_cost(slot, free))
         for cell in cells
     )
 
@@ -340,10 +365,12 @@ def upgrade_seeds(state: HarvestState, seat: int) -> Iterable[pb.UpgradeSeed]:
     if "seed_upgrade" not in state.steps[-1].kinds:
         return NONE
     return [
-        pb.UpgradeSeed(seed=seed)
-        for seed in SEED_FIELDS
-        if seed_upgrade_refusal(state, seat, seed) is None
+        _UPGRADES[seed] for seed in SEED_FIELDS if seed_upgrade_refusal(state, seat, seed) is None
     ]
+
+
+# A Seed upgrade per Seed: shared bodies.
+_UPGRADES = {seed: pb.UpgradeSeed(seed=seed) for seed in SEED_FIELDS}
 
 
 def reuse_spaces(state: HarvestState, seat: int) -> Iterable[pb.ReuseSpace]:

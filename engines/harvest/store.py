@@ -37,11 +37,14 @@ def purchase_refusal(state: HarvestState, seat: int, item: str) -> RuleViolation
     if item not in ITEMS:
         return codes.PURCHASE_UNKNOWN()
     player = state.players[seat]
-    if item == "fertilizer" and fertilizer_track().room(player.fertilizer) <= 0:
-        return codes.PURCHASE_FERTILIZER_FULL()
-    if item == "fill_bucket" and water_track(player).room(player.water) <= 0:
-        return codes.PURCHASE_BUCKET_FULL()
-    if item in content().seeds and supply_left(state, item) < 1:
+    if item == "fertilizer":
+        full = fertilizer_track().room(player.fertilizer) <= 0
+        return codes.PURCHASE_FERTILIZER_FULL() if full else None
+    if item == "fill_bucket":
+        full = water_track(player).room(player.water) <= 0
+        return codes.PURCHASE_BUCKET_FULL() if full else None
+    # Every other item is a Seed.
+    if supply_left(state, item) < 1:
         return codes.SUPPLY_EMPTY(piece=item)
     return None
 

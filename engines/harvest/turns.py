@@ -50,10 +50,11 @@ def _has_pieces(state: HarvestState, seat: int) -> bool:
 def _action_turn(state: HarvestState, rng: Rng) -> list[pb.Event]:
     """Action Phase: turns go round in Sunrise order until every piece is placed."""
     order, position = _after(state, "actions")
-    seat = _next_in(order, position, lambda s: _has_pieces(state, s))
-    if seat is None:
-        seat = _next_in(order, -1, lambda s: _has_pieces(state, s))
-    if seat is None:
+    # The next seat round the order with a piece left.
+    for seat in (*order[position + 1 :], *order[: position + 1]):
+        if _has_pieces(state, seat):
+            break
+    else:
         return _jaime_turn(state, rng)
     began = turn_began("actions", seat)
     if seat >= 0:
