@@ -41,7 +41,7 @@ from engines.harvest.rules import (
     capped,
     is_open,
     payments,
-    priced_spaces,
+    priced_spaces_of,
     purse,
     purse_payments,
     space_cost,
@@ -167,10 +167,22 @@ def place_workers(state: HarvestState, seat: int) -> list[pb.PlaceWorker]:
     held = purse(state.players[seat])
     closed = {space for space, _ in state.placements}
     listed: list[pb.PlaceWorker] = []
-    for space, cost in priced_spaces(state):
-        if space.always_open or space.id not in closed:
-            listed += _placings(space.id, cost, held)
+    for space, always_open, cost in _space_costs(
+        state.market_large, state.market_small, state.round
+    ):
+        if always_open or space not in closed:
+            listed += _placings(space, cost, held)
     return listed
+
+
+@lru_cache(maxsize=256)
+def _space_costs(
+    market_large: str, market_small: str, round_: int
+) -> tuple[tuple[str, bool, int], ...]:
+    """The spaces in play as (id, always open, cost), remembered by market and round:
+    the listing reads them for every placement."""
+    priced = priced_spaces_of(market_large, market_small, round_)
+    return tuple((space.id, space.always_open, cost) for space, cost in priced)
 
 
 def move_pieces(state: HarvestState, seat: int) -> Iterator[pb.MovePiece]:

@@ -32,6 +32,7 @@ __all__ = [
     "payment_of",
     "payments",
     "priced_spaces",
+    "priced_spaces_of",
     "purse",
     "purse_payments",
     "seed_count",
@@ -193,15 +194,15 @@ def _price_tag(space: Space, market_large: str, market_small: str, round_: int) 
 
 def priced_spaces(state: HarvestState) -> tuple[tuple[Space, int], ...]:
     """The action spaces in play, each with its ``space_cost``."""
-    return _priced_spaces(state.market_large, state.market_small, state.round)
+    return priced_spaces_of(state.market_large, state.market_small, state.round)
 
 
 @lru_cache(maxsize=256)
-def _priced_spaces(
+def priced_spaces_of(
     market_large: str, market_small: str, round_: int
 ) -> tuple[tuple[Space, int], ...]:
-    # Cached (derived from the market and the round, which is all the costs read):
-    # listing the placements asks for every space's cost on every placement.
+    """``priced_spaces`` for the market's top tiles and the round, which is all the
+    costs read (cached: the listing of placements asks for every space's cost)."""
     return tuple(
         (space, _price_tag(space, market_large, market_small, round_))
         for space in _spaces_in_play(market_large, market_small)
