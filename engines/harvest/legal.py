@@ -205,26 +205,18 @@ def finishes(state: HarvestState, seat: int) -> tuple[pb.Finish]:
 
 
 def take_benefits(state: HarvestState, seat: int) -> tuple[pb.TakeBenefit, ...]:
-    tasks = state.steps[-1].tasks
-    known = _benefits.get(id(tasks))
-    if known is None or known[0] is not tasks:
-        taken = tuple(
-            _taking(index, option)
-            for index, task in enumerate(tasks)
-            if is_simple(task)
-            for option in options_for(task)
-        )
-        known = (tasks, taken)
-        if len(_benefits) >= 4096:
-            _benefits.clear()
-        _benefits[id(tasks)] = known
-    return known[1]
+    return _benefits(state.steps[-1].tasks)
 
 
-# The benefits of a step's tasks, by the id of the tasks tuple (held in the entry, so
-# the id stays its own): steps share their tasks tuples (see ``evolve``), and a key of
-# the tasks themselves would hash each task in Python on every listing.
-_benefits: dict[int, tuple[tuple[Task, ...], tuple[pb.TakeBenefit, ...]]] = {}
+@lru_cache(maxsize=4096)
+def _benefits(tasks: tuple[Task, ...]) -> tuple[pb.TakeBenefit, ...]:
+    """The benefits of a step's tasks (shared bodies)."""
+    return tuple(
+        _taking(index, option)
+        for index, task in enumerate(tasks)
+        if is_simple(task)
+        for option in options_for(task)
+    )
 
 
 @cache

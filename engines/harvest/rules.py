@@ -83,13 +83,23 @@ def supply_left(state: HarvestState, piece: str) -> int:
     ``piece`` is a seed name, ``bush`` (a blueberry seed is a Bush tile) or
     ``berry`` (a Blueberry crop on a bush).
     """
-    c = content()
     seeds, tiles, berries = _held(state.players)
-    if piece in ("blueberry", "bush"):
-        return c.bush_supply - seeds[2] - tiles.get("bush", 0)
     if piece == "berry":
-        return c.crop("blueberry").supply - berries
-    return c.crop(piece).supply - seeds[SEED_FIELDS.index(piece)] - tiles.get(piece, 0)
+        return content().crop("blueberry").supply - berries
+    supply, seed, tile = _pieces()[piece]
+    return supply - seeds[seed] - tiles.get(tile, 0)
+
+
+@cache
+def _pieces() -> dict[str, tuple[int, int, str]]:
+    """Each Seed's (and the Bush's) Supply, its Seed slot and the tile it is planted as
+    (read once: the Store asks for every Seed it lists)."""
+    c = content()
+    pieces = {seed: (c.crop(seed).supply, index, seed) for index, seed in enumerate(SEED_FIELDS)}
+    # A Blueberry seed is a Bush tile: both come out of the Bush supply.
+    bush = (c.bush_supply, SEED_FIELDS.index("blueberry"), "bush")
+    pieces["blueberry"] = pieces["bush"] = bush
+    return pieces
 
 
 # What the players hold, for the last players tuple seen (held, so its id stays its own):
