@@ -170,38 +170,21 @@ def tasks_granted(state: HarvestState, e: pb.TasksGranted) -> HarvestState:
     return _top_tasks(state, state.steps[-1].tasks + tasks)
 
 
-# What resolving a task leaves of the step: (the step's tasks, the tasks left, their
-# kinds) by the id of the step's tasks (held in the entry, so the id stays theirs) and
-# the task's index. The tasks come from few grants and are shared, so a game resolves
-# the same few tuples again and again.
-_RESOLVED: dict[tuple[int, int], tuple[tuple[Task, ...], tuple[Task, ...], frozenset[str]]] = {}
-
-
-def _left(tasks: tuple[Task, ...], index: int) -> tuple[tuple[Task, ...], frozenset[str]]:
-    """The tasks left when the task at ``index`` is used once, and their kinds."""
-    key = (id(tasks), index)
-    known = _RESOLVED.get(key)
-    if known is None or known[0] is not tasks:
-        left = list(tasks)
-        task = left[index]
-        if task.kind in COUNTED and task.amount > 1:
-            # One use of several.
-            left[index] = _task(task.kind, task.amount - 1)
-        else:
-            del left[index]
-        known = (tasks, tuple(left), frozenset([t.kind for t in left]))
-        if len(_RESOLVED) >= 4096:
-            _RESOLVED.clear()
-        _RESOLVED[key] = known
-    return known[1], known[2]
-
-
 @RECORDERS.on("task_resolved")
 def task_resolved(state: HarvestState, e: pb.TaskResolved) -> HarvestState:
     top = state.steps[-1]
-    tasks, kinds = _left(top.tasks, e.task)
-    used = e.used
-    top = changed(top, tasks=tasks, kinds=kinds, used=top.used | {used} if used else top.used)
+    index, used = e.task, e.used
+    tasks = list(top.tasks)
+    task = tasks[index]
+    if task.kind in COUNTED and task.amount > 1:
+        # One use of several: the step's task kinds stay the same.
+        tasks[index] = _task(task.kind, task.amount - 1)
+        kinds = top.kinds
+    else:
+        del tasks[index]
+        kinds = frozenset([t.kind for t in tasks])
+    used_now = top.used | {used} if used else top.used
+    top = changed(top, tasks=tuple(tasks), kinds=kinds, used=used_now)
     return changed(state, steps=(*state.steps[:-1], top))
 
 
