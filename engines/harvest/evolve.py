@@ -231,7 +231,10 @@ def resources_changed(state: HarvestState, e: pb.ResourcesChanged) -> HarvestSta
         for index, delta in seed_deltas:
             seeds[index] += delta
         changes["seeds"] = tuple(seeds)
-    return _seat(state, seat, changed(p, **changes))
+    # _seat, spelled out: recorded on most commands.
+    players = list(state.players)
+    players[seat] = changed(p, **changes)
+    return changed(state, players=tuple(players))
 
 
 @RECORDERS.on("worker_placed")

@@ -43,16 +43,12 @@ def _next_in(order: tuple[int, ...], position: int, wants: Callable[[int], bool]
     return None
 
 
-def _has_pieces(state: HarvestState, seat: int) -> bool:
-    return state.gairy_pieces > 0 if seat < 0 else state.players[seat].pieces > 0
-
-
 def _action_turn(state: HarvestState, rng: Rng) -> list[pb.Event]:
     """Action Phase: turns go round in Sunrise order until every piece is placed."""
     order, position = _after(state, "actions")
     # The next seat round the order with a piece left.
     for seat in (*order[position + 1 :], *order[: position + 1]):
-        if _has_pieces(state, seat):
+        if (state.gairy_pieces if seat < 0 else state.players[seat].pieces) > 0:
             break
     else:
         return _jaime_turn(state, rng)
