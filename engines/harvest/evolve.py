@@ -144,25 +144,23 @@ def turn_began(state: HarvestState, e: pb.TurnBegan) -> HarvestState:
 _GRANTS: dict[bytes, tuple[int, str, tuple[Task, ...], bool, Step]] = {}
 
 
-def _grant(e: pb.TasksGranted) -> tuple[int, str, tuple[Task, ...], bool, Step]:
-    """Seat, source, tasks and new step of a grant, and the step it opens when it
-    opens one."""
-    wire = e.SerializeToString()
-    grant = _GRANTS.get(wire)
-    if grant is None:
-        tasks = tuple([_task(t.kind, t.amount) for t in e.tasks])
-        kinds = frozenset([t.kind for t in tasks])
-        step = changed(_STEP, seat=e.seat, source=e.source, tasks=tasks, mode=e.mode, kinds=kinds)
-        grant = (e.seat, e.source, tasks, e.new_step, step)
-        if len(_GRANTS) >= 4096:
-            _GRANTS.clear()
-        _GRANTS[wire] = grant
+def _grant(e: pb.TasksGranted, wire: bytes) -> tuple[int, str, tuple[Task, ...], bool, Step]:
+    """Seat, source, tasks and new step of a grant not met before (remembered by its
+    wire bytes), and the step it opens when it opens one."""
+    tasks = tuple([_task(t.kind, t.amount) for t in e.tasks])
+    kinds = frozenset([t.kind for t in tasks])
+    step = changed(_STEP, seat=e.seat, source=e.source, tasks=tasks, mode=e.mode, kinds=kinds)
+    grant = (e.seat, e.source, tasks, e.new_step, step)
+    if len(_GRANTS) >= 4096:
+        _GRANTS.clear()
+    _GRANTS[wire] = grant
     return grant
 
 
 @RECORDERS.on("tasks_granted")
 def tasks_granted(state: HarvestState, e: pb.TasksGranted) -> HarvestState:
-    seat, source, tasks, new_step, step = _grant(e)
+    wire = e.SerializeToString()
+    seat, source, tasks, new_step, step = _GRANTS.get(wire) or _grant(e, wire)
     if source == "mick":
         state = _player(state, seat, mick_used=True)
     if new_step or not state.steps:
@@ -244,7 +242,9 @@ def worker_placed(state: HarvestState, e: pb.WorkerPlaced) -> HarvestState:
     if seat < 0:
         return changed(state, placements=placements, gairy_pieces=state.gairy_pieces - 1)
     p = state.players[seat]
-    return _seat(state, seat, changed(p, pieces=p.pieces - 1), placements=placements, awaiting="")
+    players = list(state.players)
+    players[seat] = changed(p, pieces=p.pieces - 1)
+    return changed(state, players=tuple(players), placements=placements, awaiting="")
 
 
 @RECORDERS.on("crop_placed")

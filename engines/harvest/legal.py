@@ -249,11 +249,13 @@ def _store(items: tuple[str, ...], held: Purse) -> tuple[pb.Purchase, ...]:
 def field_actions(state: HarvestState, seat: int) -> Iterable[pb.FieldAction]:
     if "field" not in state.steps[-1].kinds:
         return NONE
-    return _FIELD_ACTIONS
+    return _field_actions()
 
 
-# The three Field Actions: shared bodies (the kit copies the one picked).
-_FIELD_ACTIONS = tuple(pb.FieldAction(kind=kind) for kind in FIELD_KINDS)
+@cache
+def _field_actions() -> tuple[pb.FieldAction, ...]:
+    """The three Field Actions, built once (shared bodies: the kit copies the one picked)."""
+    return tuple(pb.FieldAction(kind=kind) for kind in FIELD_KINDS)
 
 
 def upgrade_buckets(state: HarvestState, seat: int) -> Iterable[pb.UpgradeBucket]:
@@ -369,12 +371,16 @@ def upgrade_seeds(state: HarvestState, seat: int) -> Iterable[pb.UpgradeSeed]:
     if "seed_upgrade" not in state.steps[-1].kinds:
         return NONE
     return [
-        _UPGRADES[seed] for seed in SEED_FIELDS if seed_upgrade_refusal(state, seat, seed) is None
+        _seed_upgrade(seed)
+        for seed in SEED_FIELDS
+        if seed_upgrade_refusal(state, seat, seed) is None
     ]
 
 
-# A Seed upgrade per Seed: shared bodies.
-_UPGRADES = {seed: pb.UpgradeSeed(seed=seed) for seed in SEED_FIELDS}
+@cache
+def _seed_upgrade(seed: str) -> pb.UpgradeSeed:
+    """One Seed's upgrade, built once (shared bodies)."""
+    return pb.UpgradeSeed(seed=seed)
 
 
 def reuse_spaces(state: HarvestState, seat: int) -> Iterable[pb.ReuseSpace]:
