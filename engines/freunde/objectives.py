@@ -24,7 +24,7 @@ from engines.freunde.content import OBJECTIVES, TILES, Objective
 from engines.freunde.game_end import EMPEROR_POINTS, emperor_threshold
 from engines.freunde.garden import per_garden_maps
 from engines.freunde.setup import MAX_SEATS
-from engines.freunde.state import COLOURS, KINDS, FreundeState, Garden, Player
+from engines.freunde.state import COLOURS, IMPROVEMENTS, KINDS, FreundeState, Garden, Player
 from proto import freunde_pb2 as pb
 
 __all__ = [
@@ -74,6 +74,18 @@ _PATTERNS: dict[int, _PlotPattern] = {
 
 # The irrigated plots with their colours (Garden.irrigated).
 Irrigated = frozenset[tuple[Hex, str]]
+# An irrigated set read for plot cards: each plot's colour, and the plots of each colour.
+Layout = tuple[dict[Hex, str], dict[str, tuple[Hex, ...]]]
+
+
+@functools.lru_cache(maxsize=64)
+def _layout(irrigated: Irrigated) -> Layout:
+    """The irrigated plots by hex and by colour, made once per irrigated set for all the
+    plot cards checked against it."""
+    by_colour: dict[str, list[Hex]] = {colour: [] for colour in COLOURS}
+    for h, colour in irrigated:
+        by_colour[colour].append(h)
+    return dict(irrigated), {colour: tuple(hexes) for colour, hexes in by_colour.items()}
 
 
 @functools.lru_cache(maxsize=4096)
@@ -86,10 +98,7 @@ def _plot_pattern_shown(irrigated: Irrigated, card: int) -> bool:
     few dozen times a game, while the hands are checked on every move.
     """
     pattern = _PATTERNS[card]
-    colours = dict(irrigated)
-    by_colour: dict[str, list[Hex]] = {colour: [] for colour in COLOURS}
-    for h, colour in irrigated:
-        by_colour[colour].append(h)
+    colours, by_colour = _layout(irrigated)
     if any(len(by_colour[colour]) < needed for colour, needed in pattern.needs):
         return False
     for origin_colour, rest in pattern.turns:
@@ -102,33 +111,41 @@ def _plot_pattern_shown(irrigated: Irrigated, card: int) -> bool:
     return False
 
 
+def _stalks_counted() -> dict[tuple[int, str, str], tuple[int, ...]]:
+    """The gardener cards a stalk counts towards, by its height, its plot's colour and
+    improvement: a card reads stalks of exactly its height on plots of its colour and
+    improvement ("any" takes every improvement, and none)."""
+    out: dict[tuple[int, str, str], tuple[int, ...]] = {}
+    for obj in OBJECTIVES.values():
+        if obj.kind == "gardener":
+            fitting = (*IMPROVEMENTS, "none") if obj.improvement == "any" else (obj.improvement,)
+            for improvement in fitting:
+                key = (obj.height, obj.colour, improvement)
+                out[key] = (*out.get(key, ()), obj.id)
+    return out
+
+
+_COUNTS_TOWARDS = _stalks_counted()
+_STALKS_NEEDED = {o.id: o.count for o in OBJECTIVES.values() if o.kind == "gardener"}
 # The heights gardener cards ask for: shorter stalks never complete one.
 _TOWER_HEIGHTS = frozenset(o.height for o in OBJECTIVES.values() if o.kind == "gardener")
-Tower = tuple[int, str, str]  # height, colour, improvement
 
 
 @per_garden_maps
-def _towers(garden: Garden) -> tuple[Tower, ...]:
-    """The stalks tall enough for a gardener card, with their plot's colour and improvement."""
-    out = []
+def _gardener_cards_shown(garden: Garden) -> frozenset[int]:
+    """Every gardener card the garden completes: its stalks are tallied once for all the
+    cards, and the answer changes far less often than the stalks (most growth completes
+    no card), so a remembered claim stays good while it is the same."""
+    tally: dict[int, int] = {}
     for h, height in garden.bamboo.items():
         if height in _TOWER_HEIGHTS:
             tile = TILES[garden.plots[h]]
             improvement = tile.improvement
             if improvement == "none":
                 improvement = garden.chips.get(h, "none")
-            out.append((height, tile.colour, improvement))
-    return tuple(out)
-
-
-def _gardener_shown(towers: tuple[Tower, ...], obj: Objective) -> bool:
-    """Bamboos of exactly the card's height on plots of its colour and improvement."""
-    found = 0
-    wanted = (obj.height, obj.colour)
-    for height, colour, improvement in towers:
-        if (height, colour) == wanted and obj.improvement in ("any", improvement):
-            found += 1
-    return found >= obj.count
+            for card in _COUNTS_TOWARDS.get((height, tile.colour, improvement), ()):
+                tally[card] = tally.get(card, 0) + 1
+    return frozenset([card for card, found in tally.items() if found >= _STALKS_NEEDED[card]])
 
 
 def is_shown_by_garden(state: FreundeState, card: int) -> bool:
@@ -137,7 +154,7 @@ def is_shown_by_garden(state: FreundeState, card: int) -> bool:
     if obj.kind == "plot":
         return _plot_pattern_shown(state.garden.irrigated, card)
     if obj.kind == "gardener":
-        return _gardener_shown(_towers(state), obj)
+        return card in _gardener_cards_shown(state)
     return False
 
 
@@ -150,7 +167,7 @@ def _panda_met(player: Player, obj: Objective) -> bool:
 
 def is_met(state: FreundeState, seat: int, card: int) -> bool:
     """Completing objectives: the garden shows it, or the reserve holds the bamboo."""
-    return _met(state.players[seat], state.garden.irrigated, _towers(state), card)
+    return _met(state.players[seat], state.garden.irrigated, _gardener_cards_shown(state), card)
 
 
 def claimable(state: FreundeState, seat: int) -> tuple[int, ...]:
@@ -168,20 +185,20 @@ def _claimable(state: FreundeState, seat: int) -> tuple[Any, ...]:
         last[0] is hand
         and last[1] is reserve
         and last[2] is irrigated
-        and (last[3] is None or last[3] == _towers(state))
+        and (last[3] is None or last[3] == _gardener_cards_shown(state))
     ):
         return last
-    # The tall stalks only matter to a hand holding a gardener card (None: they don't).
-    needs_towers = not _GARDENER_CARDS.isdisjoint(hand)
-    towers = _towers(state) if needs_towers else ()
+    # The garden's gardener cards only matter to a hand holding one (None: it doesn't).
+    needs_garden = not _GARDENER_CARDS.isdisjoint(hand)
+    shown = _gardener_cards_shown(state) if needs_garden else frozenset()
     # A loop rather than comprehensions: worked out again on about a third of the
     # listings, and mostly finding nothing.
     answer: list[int] = []
     for card in hand:
-        if _met(player, irrigated, towers, card):
+        if _met(player, irrigated, shown, card):
             answer.append(card)
     bodies = tuple([_CLAIMS[card] for card in answer]) if answer else ()
-    entry = (hand, reserve, irrigated, towers if needs_towers else None, tuple(answer), bodies)
+    entry = (hand, reserve, irrigated, shown if needs_garden else None, tuple(answer), bodies)
     _last_claimable[seat] = entry
     return entry
 
@@ -198,13 +215,13 @@ _CLAIMS = {card: pb.ClaimObjective(card=card) for card in OBJECTIVES}
 _last_claimable: list[tuple[Any, ...]] = [(None, None, None, None, (), ())] * MAX_SEATS
 
 
-def _met(player: Player, irrigated: Irrigated, towers: tuple[Tower, ...], card: int) -> bool:
-    """is_met, from the parts of the state it reads."""
+def _met(player: Player, irrigated: Irrigated, shown: frozenset[int], card: int) -> bool:
+    """is_met, from the parts of the state it reads (``shown``: the garden's gardener cards)."""
     obj = OBJECTIVES[card]
     if obj.kind == "plot":
         return _plot_pattern_shown(irrigated, card)
     if obj.kind == "gardener":
-        return _gardener_shown(towers, obj)
+        return card in shown
     return _panda_met(player, obj)
 
 
