@@ -15,7 +15,7 @@ from engines.core.hexgrid import Hex
 from engines.core.recorders import Recorders, changed, unchanged
 from engines.freunde import wire
 from engines.freunde.content import TILES
-from engines.freunde.state import FreundeState, Player, Triple, Turn
+from engines.freunde.state import TALL_STALK, FreundeState, Player, Triple, Turn
 from proto import freunde_pb2 as pb
 
 __all__ = ["RECORDERS"]
@@ -39,6 +39,14 @@ def _put(values: Mapping[Hex, V], h: Hex, value: V) -> dict[Hex, V]:
     else:
         out.pop(h, None)
     return out
+
+
+def _tall(tall: Mapping[Hex, int], h: Hex, height: int) -> Mapping[Hex, int]:
+    """The tall stalks once the one at ``h`` is ``height`` sections: the same map while it
+    is short before and after."""
+    if height >= TALL_STALK or h in tall:
+        return _put(tall, h, height if height >= TALL_STALK else 0)
+    return tall
 
 
 def _player(state: FreundeState, seat: int, **changes: Any) -> tuple[Player, ...]:
@@ -170,11 +178,14 @@ def plot_irrigated(state: FreundeState, e: pb.PlotIrrigated) -> FreundeState:
 @RECORDERS.on("bamboo_grown")
 def bamboo_grown(state: FreundeState, e: pb.BambooGrown) -> FreundeState:
     h = wire.hex_of(e.at)
-    bamboo = _put(state.garden.bamboo, h, state.garden.bamboo.get(h, 0) + e.sections)
+    garden = state.garden
+    height = garden.bamboo.get(h, 0) + e.sections
     supply = _add(state.supply.bamboo, e.colour - 1, -e.sections)
     return changed(
         state,
-        garden=changed(state.garden, bamboo=bamboo),
+        garden=changed(
+            garden, bamboo=_put(garden.bamboo, h, height), tall=_tall(garden.tall, h, height)
+        ),
         supply=changed(state.supply, bamboo=supply),
     )
 
@@ -227,11 +238,14 @@ def panda_moved(state: FreundeState, e: pb.PandaMoved) -> FreundeState:
 @RECORDERS.on("bamboo_eaten")
 def bamboo_eaten(state: FreundeState, e: pb.BambooEaten) -> FreundeState:
     h = wire.hex_of(e.at)
-    bamboo = _put(state.garden.bamboo, h, state.garden.bamboo.get(h, 0) - 1)
+    garden = state.garden
+    height = garden.bamboo.get(h, 0) - 1
     eaten = _add(state.players[e.seat].bamboo, e.colour - 1, 1)
     return changed(
         state,
-        garden=changed(state.garden, bamboo=bamboo),
+        garden=changed(
+            garden, bamboo=_put(garden.bamboo, h, height), tall=_tall(garden.tall, h, height)
+        ),
         players=_player(state, e.seat, bamboo=eaten),
     )
 

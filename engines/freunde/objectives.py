@@ -22,9 +22,8 @@ from engines.freunde import codes, wire
 from engines.freunde.actions import check_action, fits_in_turn
 from engines.freunde.content import OBJECTIVES, TILES, Objective
 from engines.freunde.game_end import EMPEROR_POINTS, emperor_threshold
-from engines.freunde.garden import per_garden_maps
 from engines.freunde.setup import MAX_SEATS
-from engines.freunde.state import COLOURS, IMPROVEMENTS, KINDS, FreundeState, Garden, Player
+from engines.freunde.state import COLOURS, IMPROVEMENTS, KINDS, TALL_STALK, FreundeState, Player
 from proto import freunde_pb2 as pb
 
 __all__ = [
@@ -127,25 +126,33 @@ def _stalks_counted() -> dict[tuple[int, str, str], tuple[int, ...]]:
 
 _COUNTS_TOWARDS = _stalks_counted()
 _STALKS_NEEDED = {o.id: o.count for o in OBJECTIVES.values() if o.kind == "gardener"}
-# The heights gardener cards ask for: shorter stalks never complete one.
-_TOWER_HEIGHTS = frozenset(o.height for o in OBJECTIVES.values() if o.kind == "gardener")
+if min(height for height, _, _ in _COUNTS_TOWARDS) < TALL_STALK:
+    raise ValueError("a gardener card reads stalks shorter than Garden.tall keeps")
+
+# The last tall stalks, plots and chips maps read, with the gardener cards they complete:
+# a recorder replaces a map, never changes one in place, and the tall stalks change far
+# less often than legal commands are listed. The maps are held, so their ids stay theirs.
+_last_shown: list[tuple[object, object, object, frozenset[int]]] = [(None, None, None, frozenset())]
 
 
-@per_garden_maps
-def _gardener_cards_shown(garden: Garden) -> frozenset[int]:
-    """Every gardener card the garden completes: its stalks are tallied once for all the
-    cards, and the answer changes far less often than the stalks (most growth completes
-    no card), so a remembered claim stays good while it is the same."""
+def _gardener_cards_shown(state: FreundeState) -> frozenset[int]:
+    """Every gardener card the garden completes, from its tall stalks (remembered)."""
+    garden = state.garden
+    tall, plots, chips = garden.tall, garden.plots, garden.chips
+    last = _last_shown[0]
+    if last[0] is tall and last[1] is plots and last[2] is chips:
+        return last[3]
     tally: dict[int, int] = {}
-    for h, height in garden.bamboo.items():
-        if height in _TOWER_HEIGHTS:
-            tile = TILES[garden.plots[h]]
-            improvement = tile.improvement
-            if improvement == "none":
-                improvement = garden.chips.get(h, "none")
-            for card in _COUNTS_TOWARDS.get((height, tile.colour, improvement), ()):
-                tally[card] = tally.get(card, 0) + 1
-    return frozenset([card for card, found in tally.items() if found >= _STALKS_NEEDED[card]])
+    for h, height in tall.items():
+        tile = TILES[plots[h]]
+        improvement = tile.improvement
+        if improvement == "none":
+            improvement = chips.get(h, "none")
+        for card in _COUNTS_TOWARDS.get((height, tile.colour, improvement), ()):
+            tally[card] = tally.get(card, 0) + 1
+    shown = frozenset([card for card, found in tally.items() if found >= _STALKS_NEEDED[card]])
+    _last_shown[0] = (tall, plots, chips, shown)
+    return shown
 
 
 def is_shown_by_garden(state: FreundeState, card: int) -> bool:

@@ -25,6 +25,7 @@ __all__ = [
     "IMPROVEMENTS",
     "KINDS",
     "POND",
+    "TALL_STALK",
     "WEATHERS",
     "FreundeState",
     "Garden",
@@ -42,6 +43,9 @@ ACTIONS: tuple[str, ...] = ("plot", "irrigation", "gardener", "panda", "objectiv
 WEATHERS: tuple[str, ...] = ("sun", "rain", "wind", "storm", "clouds", "question")
 
 Triple = tuple[int, int, int]
+
+# The shortest stalk a gardener objective reads (objectives.py checks the cards).
+TALL_STALK = 3
 
 
 @dataclass(frozen=True)
@@ -67,6 +71,9 @@ class Garden:
 
     plots: Mapping[Hex, int] = field(default_factory=dict)  # hex -> tile id
     bamboo: Mapping[Hex, int] = field(default_factory=dict)  # hex -> height (never 0)
+    # The stalks of TALL_STALK sections or more, kept beside ``bamboo`` by its recorders:
+    # all that gardener objectives read, and it changes far less often.
+    tall: Mapping[Hex, int] = field(default_factory=dict)  # hex -> height
     chips: Mapping[Hex, str] = field(default_factory=dict)  # hex -> improvement chip
     channels: frozenset[Edge] = frozenset()
     # The irrigated plots, each with its colour (what plot objectives read).
