@@ -14,6 +14,7 @@ from engines.core.deck import bury
 from engines.core.hexgrid import Hex
 from engines.core.recorders import Recorders, changed, unchanged
 from engines.freunde import wire
+from engines.freunde.actions import open_actions
 from engines.freunde.content import TILES
 from engines.freunde.state import TALL_STALK, FreundeState, Player, Triple, Turn
 from proto import freunde_pb2 as pb
@@ -58,7 +59,16 @@ def _player(state: FreundeState, seat: int, **changes: Any) -> tuple[Player, ...
 
 def _acting(state: FreundeState, action: str, **changes: Any) -> Turn:
     """The turn, with one more ``action`` taken."""
-    return changed(state.turn, actions=(*state.turn.actions, action), **changes)
+    turn = state.turn
+    actions = (*turn.actions, action)
+    opened = open_actions(actions, turn.weather)
+    return changed(turn, actions=actions, open_actions=opened, **changes)
+
+
+def _weather(turn: Turn, weather: str) -> Turn:
+    """The turn under ``weather``, its effect not taken yet."""
+    opened = open_actions(turn.actions, weather)
+    return changed(turn, weather=weather, weather_used=False, open_actions=opened)
 
 
 def _without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
@@ -109,14 +119,12 @@ RECORDERS.on("turn_ended")(unchanged)
 
 @RECORDERS.on("weather_rolled")
 def weather_rolled(state: FreundeState, e: pb.WeatherRolled) -> FreundeState:
-    weather = wire.weather_name(e.weather)
-    return changed(state, turn=changed(state.turn, weather=weather, weather_used=False))
+    return changed(state, turn=_weather(state.turn, wire.weather_name(e.weather)))
 
 
 @RECORDERS.on("weather_chosen")
 def weather_chosen(state: FreundeState, e: pb.WeatherChosen) -> FreundeState:
-    weather = wire.weather_name(e.weather)
-    return changed(state, turn=changed(state.turn, weather=weather, weather_used=False))
+    return changed(state, turn=_weather(state.turn, wire.weather_name(e.weather)))
 
 
 @RECORDERS.on("weather_skipped")
@@ -290,10 +298,11 @@ def objective_returned(state: FreundeState, e: pb.ObjectiveReturned) -> FreundeS
     del actions[len(actions) - 1 - actions[::-1].index("objective")]
     returned = _add(state.turn.returned, index, 1)
     hand = _without(state.players[e.seat].hand, e.card)
+    opened = open_actions(tuple(actions), state.turn.weather)
     return changed(
         state,
         decks=tuple(decks),
-        turn=changed(state.turn, actions=tuple(actions), returned=returned),
+        turn=changed(state.turn, actions=tuple(actions), returned=returned, open_actions=opened),
         players=_player(state, e.seat, hand=hand),
     )
 

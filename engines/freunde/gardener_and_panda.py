@@ -15,7 +15,7 @@ from engines.core import hexgrid
 from engines.core.codes import Refusal
 from engines.core.hexgrid import Hex
 from engines.freunde import codes, wire
-from engines.freunde.actions import check_action, fits_in_turn
+from engines.freunde.actions import check_action
 from engines.freunde.content import TILES
 from engines.freunde.garden import colour_at, improvement_at
 from engines.freunde.irrigation import grown_events
@@ -125,7 +125,7 @@ def _gardener_moved(seat: int, to: Hex) -> pb.Event:
 
 def gardener_moves(state: FreundeState, seat: int) -> tuple[pb.MoveGardener, ...]:
     """Every gardener move (shared bodies: the kit copies each into the command it lists)."""
-    if not fits_in_turn(state, "gardener"):
+    if "gardener" not in state.turn.open_actions:
         return ()
     return _gardener_bodies(state.garden.gardener, state.garden.tiles)
 
@@ -157,6 +157,6 @@ def panda_moved(seat: int, to: Hex, by_storm: bool) -> pb.Event:
 
 def panda_moves(state: FreundeState, seat: int) -> tuple[pb.MovePanda, ...]:
     """Every panda move (shared bodies: the kit copies each into the command it lists)."""
-    if not fits_in_turn(state, "panda"):
+    if "panda" not in state.turn.open_actions:
         return ()
     return _panda_bodies(state.garden.panda, state.garden.tiles)

@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from engines.core import hexgrid
 from engines.core.hexgrid import Edge, Hex, Vertex
 from engines.freunde import codes, wire
-from engines.freunde.actions import check_action, fits_in_turn
+from engines.freunde.actions import check_action
 from engines.freunde.garden import grow, is_irrigated, tiles_present
 from engines.freunde.state import POND, FreundeState
 from proto import freunde_pb2 as pb
@@ -146,7 +146,8 @@ _TAKE = pb.TakeIrrigation()
 
 
 def irrigation_takings(state: FreundeState, seat: int) -> list[pb.TakeIrrigation]:
-    return [_TAKE] if fits_in_turn(state, "irrigation") and state.supply.irrigation > 0 else []
+    fits = "irrigation" in state.turn.open_actions
+    return [_TAKE] if fits and state.supply.irrigation > 0 else []
 
 
 def place_irrigation(state: FreundeState, cmd: pb.PlaceIrrigation, seat: int) -> list[pb.Event]:

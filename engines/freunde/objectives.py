@@ -19,7 +19,7 @@ from engines.core import hexgrid
 from engines.core.deck import draw
 from engines.core.hexgrid import Hex
 from engines.freunde import codes, wire
-from engines.freunde.actions import check_action, fits_in_turn
+from engines.freunde.actions import check_action
 from engines.freunde.content import OBJECTIVES, TILES, Objective
 from engines.freunde.game_end import EMPEROR_POINTS, emperor_threshold
 from engines.freunde.setup import MAX_SEATS
@@ -279,7 +279,7 @@ _DRAW_BODIES = {kinds: tuple(_DRAWS[kind] for kind in kinds) for kinds in _OPEN_
 
 def objective_draws(state: FreundeState, seat: int) -> tuple[pb.DrawObjective, ...]:
     """One draw per open deck (shared bodies: the kit copies each into its command)."""
-    if not fits_in_turn(state, "objective"):
+    if "objective" not in state.turn.open_actions:
         return ()
     return _DRAW_BODIES[drawable_kinds(state, seat)]
 

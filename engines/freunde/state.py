@@ -59,6 +59,9 @@ class Turn:
     weather: str = ""
     weather_used: bool = False
     actions: tuple[str, ...] = ()
+    # The actions of which one more fits in the turn (actions.open_actions of ``actions``
+    # and ``weather``), kept by the recorders that change either.
+    open_actions: frozenset[str] = frozenset(ACTIONS)
     # Objective cards sent back this turn, per kind (caps redraws: see objectives.py).
     returned: Triple = (0, 0, 0)
     # The plots drawn and not yet placed (secret: only the drawer sees them).
