@@ -179,47 +179,41 @@ def is_met(state: FreundeState, seat: int, card: int) -> bool:
 
 def claimable(state: FreundeState, seat: int) -> tuple[int, ...]:
     """The cards of ``seat``'s hand it may claim now."""
-    return _claimable(state, seat)[4]
+    return tuple(body.card for body in claims(state, seat))
 
 
-def _claimable(state: FreundeState, seat: int) -> tuple[Any, ...]:
-    """``seat``'s remembered entry: what it was worked out from, the claimable cards, and
-    their claim bodies (see ``_last_claimable``)."""
-    player, irrigated = state.players[seat], state.garden.irrigated
-    hand, reserve = player.hand, player.bamboo
-    last = _last_claimable[seat]
-    if (
-        last[0] is hand
-        and last[1] is reserve
-        and last[2] is irrigated
-        and (last[3] is None or last[3] == _gardener_cards_shown(state))
-    ):
-        return last
+def _claims_worked_out(state: FreundeState, seat: int) -> tuple[pb.ClaimObjective, ...]:
+    """``claims`` worked out afresh, and remembered with what it was worked out from
+    (see ``_last_claims``)."""
+    garden, player = state.garden, state.players[seat]
+    hand, irrigated = player.hand, garden.irrigated
     # The garden's gardener cards only matter to a hand holding one (None: it doesn't).
     needs_garden = not _GARDENER_CARDS.isdisjoint(hand)
     shown = _gardener_cards_shown(state) if needs_garden else frozenset()
     # A loop rather than comprehensions: worked out again on about a third of the
     # listings, and mostly finding nothing.
-    answer: list[int] = []
+    bodies: list[pb.ClaimObjective] = []
     for card in hand:
         if _met(player, irrigated, shown, card):
-            answer.append(card)
-    bodies = tuple([_CLAIMS[card] for card in answer]) if answer else ()
-    entry = (hand, reserve, irrigated, shown if needs_garden else None, tuple(answer), bodies)
-    _last_claimable[seat] = entry
-    return entry
+            bodies.append(_CLAIMS[card])
+    answer = tuple(bodies)
+    tall = garden.tall if needs_garden else None
+    _last_claims[seat] = (hand, player.bamboo, irrigated, tall, shown, answer)
+    return answer
 
 
 _GARDENER_CARDS = frozenset(o.id for o in OBJECTIVES.values() if o.kind == "gardener")
 _CLAIMS = {card: pb.ClaimObjective(card=card) for card in OBJECTIVES}
 
-# Each seat's last answer, with what it was worked out from: a seat's listing is asked
+# Each seat's last answer, with what it was worked out from (hand, reserve, irrigated
+# set, tall stalks or None, the gardener cards they complete): a seat's listing is asked
 # for after every command of its turn, and most commands (weather, turns, a figure's
-# move that grows no tall enough stalk) change none of it. A recorder replaces a hand,
-# a reserve or the irrigated set rather than changing it, so identity says unchanged;
-# holding them keeps their ids from being reused while remembered. Derived data: checked
-# against is_met at every step of random games (tests/engines/freunde/test_objectives.py).
-_last_claimable: list[tuple[Any, ...]] = [(None, None, None, None, (), ())] * MAX_SEATS
+# move that completes no gardener card) change none of it. A recorder replaces a hand,
+# a reserve, the irrigated set or the tall stalks rather than changing them, so identity
+# says unchanged; holding them keeps their ids from being reused while remembered.
+# Derived data: checked against is_met at every step of random games
+# (tests/engines/freunde/test_objectives.py).
+_last_claims: list[tuple[Any, ...]] = [(None, None, None, None, frozenset(), ())] * MAX_SEATS
 
 
 def _met(player: Player, irrigated: Irrigated, shown: frozenset[int], card: int) -> bool:
@@ -311,6 +305,18 @@ def claim_objective(state: FreundeState, cmd: pb.ClaimObjective, seat: int) -> l
 
 
 def claims(state: FreundeState, seat: int) -> tuple[pb.ClaimObjective, ...]:
-    """One claim per completed card (shared bodies, remembered with the cards: the kit
-    copies each)."""
-    return _claimable(state, seat)[5]
+    """One claim per completed card (shared bodies, remembered: the kit copies each)."""
+    player = state.players[seat]
+    last = _last_claims[seat]
+    if (
+        last[0] is player.hand
+        and last[1] is player.bamboo
+        and last[2] is state.garden.irrigated
+        and (
+            last[3] is None
+            or last[3] is state.garden.tall
+            or last[4] == _gardener_cards_shown(state)
+        )
+    ):
+        return last[5]
+    return _claims_worked_out(state, seat)
