@@ -40,9 +40,22 @@ __all__ = [
 
 HAND_LIMIT = 5
 
+# Plot cards are matched on bitboards: a hex's bit is ``(q + _REACH) * _ROW + r + _REACH``,
+# so a cell ``(dq, dr)`` away from an origin is ``dq * _ROW + dr`` bits further, and one
+# shift of a colour's irrigated plots lines every plot up with the origin it would need.
+# A garden grows one plot at a time from the pond, so no coordinate passes the number of
+# plots; with the cards' offsets it stays inside a row.
+_REACH = 32
+_ROW = 2 * _REACH
+_OFFSET = max(
+    abs(c) for o in OBJECTIVES.values() if o.kind == "plot" for cell, _ in o.cells for c in cell
+)
+if len(TILES) + _OFFSET >= _REACH:
+    raise ValueError("the plot cards' bitboards are too narrow for this many plots")
+
 # One turn of a plot card's pattern: the colour on its origin, then the other cells as
-# offsets from the origin with their colours.
-Turned = tuple[str, tuple[tuple[int, int, str], ...]]
+# bit shifts from the origin with their colours.
+Turned = tuple[str, tuple[tuple[int, str], ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +73,7 @@ def _pattern(obj: Objective) -> _PlotPattern:
     for steps in range(6):
         turned = [(hexgrid.rotate(cell, steps), colour) for cell, colour in obj.cells]
         origin_colour = turned[0][1]
-        rest = tuple((dq, dr, colour) for (dq, dr), colour in turned[1:])
+        rest = tuple((dq * _ROW + dr, colour) for (dq, dr), colour in turned[1:])
         seen.setdefault(frozenset(turned), (origin_colour, rest))
     needs = Counter(colour for _, colour in obj.cells)
     return _PlotPattern(tuple(seen.values()), tuple(needs.items()))
@@ -73,40 +86,43 @@ _PATTERNS: dict[int, _PlotPattern] = {
 
 # The irrigated plots with their colours (Garden.irrigated).
 Irrigated = frozenset[tuple[Hex, str]]
-# An irrigated set read for plot cards: each plot's colour, and the plots of each colour.
-Layout = tuple[dict[Hex, str], dict[str, tuple[Hex, ...]]]
+# An irrigated set read for plot cards: how many plots of each colour, and their bitboard.
+Layout = tuple[dict[str, int], dict[str, int]]
 
 
 @functools.lru_cache(maxsize=64)
 def _layout(irrigated: Irrigated) -> Layout:
-    """The irrigated plots by hex and by colour, made once per irrigated set for all the
-    plot cards checked against it."""
-    by_colour: dict[str, list[Hex]] = {colour: [] for colour in COLOURS}
-    for h, colour in irrigated:
-        by_colour[colour].append(h)
-    return dict(irrigated), {colour: tuple(hexes) for colour, hexes in by_colour.items()}
+    """The irrigated plots counted and on a bitboard by colour, made once per irrigated
+    set for all the plot cards checked against it."""
+    counts = dict.fromkeys(COLOURS, 0)
+    boards = dict.fromkeys(COLOURS, 0)
+    for (q, r), colour in irrigated:
+        counts[colour] += 1
+        boards[colour] |= 1 << ((q + _REACH) * _ROW + r + _REACH)
+    return counts, boards
 
 
 @functools.lru_cache(maxsize=4096)
 def _plot_pattern_shown(irrigated: Irrigated, card: int) -> bool:
     """Some turn of the card's pattern lies on irrigated plots of its colours.
 
-    Each irrigated plot of the origin's colour is tried as the origin; a garden with
-    too few irrigated plots of a colour the card needs is ruled out first. The answer
-    depends only on its arguments, so it is remembered: a garden's irrigation changes a
-    few dozen times a game, while the hands are checked on every move.
+    For each turn, the irrigated plots of the origin's colour are kept where each other
+    cell, shifted onto them, is an irrigated plot of its colour (see ``_REACH``); a
+    garden with too few irrigated plots of a colour the card needs is ruled out first.
+    The answer depends only on its arguments, so it is remembered: a garden's irrigation
+    changes a few dozen times a game, while the hands are checked on every move.
     """
     pattern = _PATTERNS[card]
-    colours, by_colour = _layout(irrigated)
-    if any(len(by_colour[colour]) < needed for colour, needed in pattern.needs):
-        return False
+    counts, boards = _layout(irrigated)
+    for colour, needed in pattern.needs:
+        if counts[colour] < needed:
+            return False
     for origin_colour, rest in pattern.turns:
-        for q, r in by_colour[origin_colour]:
-            for dq, dr, wanted in rest:
-                if colours.get((q + dq, r + dr)) != wanted:
-                    break
-            else:
-                return True
+        origins = boards[origin_colour]
+        for shift, colour in rest:
+            origins &= boards[colour] >> shift if shift >= 0 else boards[colour] << -shift
+        if origins:
+            return True
     return False
 
 
