@@ -119,10 +119,13 @@ class FreundeState:
     seats: int = 0
     round_limit: int = 0
     first_player: int = 0
-    turn: Turn = Turn()
-    garden: Garden = Garden()
+    # The parts' defaults are made by factories, not kept on the class: an attribute
+    # whose class-level default is an instance of a mutable class is never read through
+    # CPython's fast path for instance attributes, and these are read on every command.
+    turn: Turn = field(default_factory=Turn)
+    garden: Garden = field(default_factory=Garden)
     players: tuple[Player, ...] = ()
-    supply: Supply = Supply()
+    supply: Supply = field(default_factory=Supply)
     # Secret orders, top first: the plot stack and the plot, gardener, panda decks.
     plot_stack: tuple[int, ...] = ()
     decks: tuple[tuple[int, ...], ...] = ((), (), ())
