@@ -45,24 +45,22 @@ def _reach(start: Hex, tiles: frozenset[Hex]) -> tuple[Hex, ...]:
     return tuple(hexgrid.straight_moves(start, tiles))
 
 
-@functools.lru_cache(maxsize=4096)
-def _gardener_body(to: Hex) -> pb.MoveGardener:
-    return pb.MoveGardener(to=wire.hex_msg(to))
-
-
-@functools.lru_cache(maxsize=4096)
-def _panda_body(to: Hex) -> pb.MovePanda:
-    return pb.MovePanda(to=wire.hex_msg(to))
+_GARDENER_BODIES: wire.Bodies[Hex, pb.MoveGardener] = wire.Bodies(
+    lambda to: pb.MoveGardener(to=wire.hex_msg(to))
+)
+_PANDA_BODIES: wire.Bodies[Hex, pb.MovePanda] = wire.Bodies(
+    lambda to: pb.MovePanda(to=wire.hex_msg(to))
+)
 
 
 @functools.lru_cache(maxsize=4096)
 def _gardener_bodies(start: Hex, tiles: frozenset[Hex]) -> tuple[pb.MoveGardener, ...]:
-    return tuple(map(_gardener_body, _reach(start, tiles)))
+    return tuple(map(_GARDENER_BODIES.__getitem__, _reach(start, tiles)))
 
 
 @functools.lru_cache(maxsize=4096)
 def _panda_bodies(start: Hex, tiles: frozenset[Hex]) -> tuple[pb.MovePanda, ...]:
-    return tuple(map(_panda_body, _reach(start, tiles)))
+    return tuple(map(_PANDA_BODIES.__getitem__, _reach(start, tiles)))
 
 
 def gardener_reach(state: FreundeState) -> tuple[Hex, ...]:

@@ -125,15 +125,15 @@ def place_plot(state: FreundeState, cmd: pb.PlacePlot, seat: int) -> list[pb.Eve
     return first_irrigation(changed(state, garden=garden), [at], [placed])
 
 
-@functools.lru_cache(maxsize=4096)
-def _placement(tile: int, at: Hex) -> pb.PlacePlot:
-    return pb.PlacePlot(tile=tile, at=wire.hex_msg(at))
+_PLACEMENTS: wire.Bodies[tuple[int, Hex], pb.PlacePlot] = wire.Bodies(
+    lambda placed: pb.PlacePlot(tile=placed[0], at=wire.hex_msg(placed[1]))
+)
 
 
 @functools.lru_cache(maxsize=1024)
 def _placements(drawn: tuple[int, ...], tiles: frozenset[Hex]) -> tuple[pb.PlacePlot, ...]:
     spots = _spots(tiles)
-    return tuple([_placement(tile, at) for tile in drawn for at in spots])
+    return tuple([_PLACEMENTS[tile, at] for tile in drawn for at in spots])
 
 
 def placements(state: FreundeState, seat: int) -> tuple[pb.PlacePlot, ...]:
