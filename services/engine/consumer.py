@@ -380,7 +380,7 @@ class CommandConsumer:
             start = next_start
         shard.recovering = False
         await forget_idle_consumers(
-            self.redis, shard.keys.cmd, self.group, 10 * self.settings.lease_ms
+            self.redis, [shard.keys.cmd], self.group, 10 * self.settings.lease_ms
         )
 
     async def _deliveries(self, shard: _Shard, entry_id: Any) -> int:
