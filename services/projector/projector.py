@@ -609,19 +609,18 @@ class Projector:
         self._swept_at = time.monotonic()
         now = time.time_ns() // 1_000_000
         swept = 0
-        for game in engines.GAMES:
-            for table_id in await self.lobby.sweep(game, now):
-                keys = self.store.keys(table_id)
-                try:
-                    meta = await self.store.meta(table_id)
-                except TableNotFound:
-                    # A table that waited for players until its seating expired.
-                    if await self.seating.forget_expired(table_id):
-                        log.info("projector.open_table_expired", table_id=table_id)
-                    continue
-                await self.retention.forget(keys, meta.seats)
-                self._cache.pop(table_id, None)
-                swept += 1
+        for table_id in await self.lobby.sweep(engines.GAMES, now):
+            keys = self.store.keys(table_id)
+            try:
+                meta = await self.store.meta(table_id)
+            except TableNotFound:
+                # A table that waited for players until its seating expired.
+                if await self.seating.forget_expired(table_id):
+                    log.info("projector.open_table_expired", table_id=table_id)
+                continue
+            await self.retention.forget(keys, meta.seats)
+            self._cache.pop(table_id, None)
+            swept += 1
         if swept:
             log.info("projector.swept", tables=swept)
         return swept
