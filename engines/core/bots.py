@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from google.protobuf.message import Message
 
@@ -48,19 +48,17 @@ class RandomBot:
             return self._random.choice(_legal(engine, state, seat))
         # A kit game lists its moves by kind before building them: the bot counts them,
         # draws a position as random.choice would over the flat list (the same draw:
-        # choice takes _randbelow(n), asked here directly as randrange(n) would), and
-        # builds that one only.
+        # randrange(n) and choice both take _randbelow(n)), and builds that one only.
         groups = legal_groups(state, seat)
         count = 0
         for _, bodies in groups:
             count += len(bodies)
         if not count:
             raise RuntimeError(f"seat {seat} has no legal command")
-        index = self._random._randbelow(count)  # type: ignore[attr-defined]
+        index = self._random.randrange(count)
         for kind, bodies in groups:
             if index < len(bodies):
-                game: _ListsMoves = engine  # type: ignore[assignment]
-                return game.command(kind, bodies[index])
+                return cast(_ListsMoves, engine).command(kind, bodies[index])
             index -= len(bodies)
         raise AssertionError("unreachable: the index is below the count")
 
