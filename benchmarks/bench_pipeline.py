@@ -21,6 +21,7 @@ import time
 
 from benchmarks.cpu import cpu_seconds, redis_pid
 from services.engine.host import TableHost
+from services.logs import configure_logging
 from services.notifications import PlayerInbox, Webhooks
 from services.notifier import Deriver
 from services.projector.projector import Projector
@@ -96,6 +97,9 @@ async def measure(url: str) -> None:
 
 
 def main() -> None:
+    # The notifier logs every notification at info: hundreds of lines that would bury
+    # the figures.
+    configure_logging("bench", "warning")
     with RedisServer() as server:
         asyncio.run(measure(server.url))
 

@@ -77,8 +77,10 @@ class Flow(Generic[S]):
     _by_name: dict[str, Stage[S]] = field(init=False, repr=False, compare=False)
     # The last state ``now`` answered for, with its answer: one command asks about the
     # same state several times (its legal commands, its checks in decide, whose turn
-    # follows). Holding the state keeps ``is`` meaningful; one tuple, swapped whole.
-    _last: tuple[object, tuple[Stage[S] | None, tuple[int, ...]]] = field(
+    # follows). Holding the state keeps ``is`` meaningful; one tuple, swapped whole in a
+    # one-place list (a frozen record's own field is set only through object.__setattr__,
+    # which costs more than the answer).
+    _last: list[tuple[object, tuple[Stage[S] | None, tuple[int, ...]]]] = field(
         init=False, repr=False, compare=False
     )
 
@@ -87,7 +89,7 @@ class Flow(Generic[S]):
         if len(set(names)) != len(names):
             raise ValueError(f"stage names repeat: {names}")
         object.__setattr__(self, "_by_name", {stage.name: stage for stage in self.stages})
-        object.__setattr__(self, "_last", (object(), (None, ())))
+        object.__setattr__(self, "_last", [(object(), (None, ()))])
 
     def stage(self, state: S) -> Stage[S]:
         """The stage ``state`` is in."""
@@ -100,7 +102,8 @@ class Flow(Generic[S]):
     def now(self, state: S) -> tuple[Stage[S] | None, tuple[int, ...]]:
         """The stage ``state`` is in (``None`` once the game is over) and the seats that
         may send a command there: both at once, for callers that need both."""
-        last = self._last
+        remembered = self._last
+        last = remembered[0]
         if last[0] is state:
             return last[1]
         if self.finished(state):
@@ -110,7 +113,7 @@ class Flow(Generic[S]):
             stage = self._by_name.get(self.stage_of(state)) or self.stage(state)
             seats = stage.to_act if stage.to_act is not None else self.to_act
             answer = (stage, tuple(seats(state)))
-        object.__setattr__(self, "_last", (state, answer))
+        remembered[0] = (state, answer)
         return answer
 
     def seats_to_act(self, state: S) -> tuple[int, ...]:

@@ -130,8 +130,8 @@ class Table:
         """Let ``choose(table, seat)`` pick commands for the seats to act until the end."""
         whose_turn = self._whose_turn_asker()
         for _ in range(max_commands):
-            finished, to_act = whose_turn(self.state)
-            if finished:
+            stage, to_act = whose_turn(self.state)
+            if stage is None:
                 return
             if not to_act:
                 phase = self.engine.outcome(self.state).phase
@@ -140,23 +140,18 @@ class Table:
             self.execute(seat, choose(self, seat))
         raise RuntimeError(f"game did not end within {max_commands} commands")
 
-    def _whose_turn_asker(self) -> Callable[[Any], tuple[bool, tuple[int, ...]]]:
-        """Whether the game is over, and the seats to act, as a function of the state:
-        from a kit game's flow, which skips the scores an ``outcome`` would add up on
-        every command."""
+    def _whose_turn_asker(self) -> Callable[[Any], tuple[object | None, tuple[int, ...]]]:
+        """The stage (``None`` once the game is over) and the seats to act, as a function
+        of the state: a kit game's ``flow.now`` itself, which skips the scores an
+        ``outcome`` would add up on every command; else from ``outcome``, its phase for
+        the stage."""
         engine = self.engine
         if isinstance(engine, Game):
-            now = engine.flow.now
+            return engine.flow.now
 
-            def from_flow(state: Any) -> tuple[bool, tuple[int, ...]]:
-                stage, seats = now(state)
-                return stage is None, seats
-
-            return from_flow
-
-        def from_outcome(state: Any) -> tuple[bool, tuple[int, ...]]:
+        def from_outcome(state: Any) -> tuple[object | None, tuple[int, ...]]:
             outcome = engine.outcome(state)
-            return outcome.finished, outcome.to_act
+            return None if outcome.finished else outcome.phase, outcome.to_act
 
         return from_outcome
 

@@ -2,15 +2,18 @@
 allows two identical ones.
 
 Every action's rule (plots, irrigation, gardener, panda, objective) first asks
-:func:`check_action` whether one more action of its kind fits in the turn.
+:func:`check_action` whether one more action of its kind fits in the turn; listings read
+``Turn.open_actions``, the answer for each action that the recorders keep.
 """
 
 from __future__ import annotations
 
-from engines.freunde import codes
-from engines.freunde.state import FreundeState
+import functools
 
-__all__ = ["REQUIRED_ACTIONS", "action_limit", "check_action", "fits_in_turn"]
+from engines.freunde import codes
+from engines.freunde.state import ACTIONS, FreundeState
+
+__all__ = ["REQUIRED_ACTIONS", "action_limit", "check_action", "open_actions"]
 
 REQUIRED_ACTIONS = 2
 
@@ -24,14 +27,14 @@ def action_limit(state: FreundeState) -> int:
     return _LIMITS.get(state.turn.weather, REQUIRED_ACTIONS)
 
 
-def fits_in_turn(state: FreundeState, action: str) -> bool:
-    """Whether one more ``action`` fits: actions left, and different unless windy."""
-    turn = state.turn
-    taken = turn.actions
-    # action_limit, read here directly: every listing asks this for each action.
-    if len(taken) >= _LIMITS.get(turn.weather, REQUIRED_ACTIONS):
-        return False
-    return action not in taken or turn.weather == "wind"
+@functools.lru_cache(maxsize=256)
+def open_actions(taken: tuple[str, ...], weather: str) -> frozenset[str]:
+    """The actions of which one more fits in a turn that took ``taken`` under ``weather``:
+    actions left, and different unless windy. The recorders keep the answer in
+    ``Turn.open_actions``, which every listing reads for each action."""
+    if len(taken) >= _LIMITS.get(weather, REQUIRED_ACTIONS):
+        return frozenset()
+    return frozenset(a for a in ACTIONS if a not in taken or weather == "wind")
 
 
 def check_action(state: FreundeState, action: str) -> None:

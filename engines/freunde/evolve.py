@@ -14,8 +14,9 @@ from engines.core.deck import bury
 from engines.core.hexgrid import Hex
 from engines.core.recorders import Recorders, changed, unchanged
 from engines.freunde import wire
+from engines.freunde.actions import open_actions
 from engines.freunde.content import TILES
-from engines.freunde.state import FreundeState, Player, Triple, Turn
+from engines.freunde.state import TALL_STALK, FreundeState, Player, Triple, Turn
 from proto import freunde_pb2 as pb
 
 __all__ = ["RECORDERS"]
@@ -41,6 +42,14 @@ def _put(values: Mapping[Hex, V], h: Hex, value: V) -> dict[Hex, V]:
     return out
 
 
+def _tall(tall: Mapping[Hex, int], h: Hex, height: int) -> Mapping[Hex, int]:
+    """The tall stalks once the one at ``h`` is ``height`` sections: the same map while it
+    is short before and after."""
+    if height >= TALL_STALK or h in tall:
+        return _put(tall, h, height if height >= TALL_STALK else 0)
+    return tall
+
+
 def _player(state: FreundeState, seat: int, **changes: Any) -> tuple[Player, ...]:
     """The players, with ``seat``'s changed."""
     players = list(state.players)
@@ -50,7 +59,16 @@ def _player(state: FreundeState, seat: int, **changes: Any) -> tuple[Player, ...
 
 def _acting(state: FreundeState, action: str, **changes: Any) -> Turn:
     """The turn, with one more ``action`` taken."""
-    return changed(state.turn, actions=(*state.turn.actions, action), **changes)
+    turn = state.turn
+    actions = (*turn.actions, action)
+    opened = open_actions(actions, turn.weather)
+    return changed(turn, actions=actions, open_actions=opened, **changes)
+
+
+def _weather(turn: Turn, weather: str) -> Turn:
+    """The turn under ``weather``, its effect not taken yet."""
+    opened = open_actions(turn.actions, weather)
+    return changed(turn, weather=weather, weather_used=False, open_actions=opened)
 
 
 def _without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
@@ -101,14 +119,12 @@ RECORDERS.on("turn_ended")(unchanged)
 
 @RECORDERS.on("weather_rolled")
 def weather_rolled(state: FreundeState, e: pb.WeatherRolled) -> FreundeState:
-    weather = wire.weather_name(e.weather)
-    return changed(state, turn=changed(state.turn, weather=weather, weather_used=False))
+    return changed(state, turn=_weather(state.turn, wire.weather_name(e.weather)))
 
 
 @RECORDERS.on("weather_chosen")
 def weather_chosen(state: FreundeState, e: pb.WeatherChosen) -> FreundeState:
-    weather = wire.weather_name(e.weather)
-    return changed(state, turn=changed(state.turn, weather=weather, weather_used=False))
+    return changed(state, turn=_weather(state.turn, wire.weather_name(e.weather)))
 
 
 @RECORDERS.on("weather_skipped")
@@ -170,11 +186,14 @@ def plot_irrigated(state: FreundeState, e: pb.PlotIrrigated) -> FreundeState:
 @RECORDERS.on("bamboo_grown")
 def bamboo_grown(state: FreundeState, e: pb.BambooGrown) -> FreundeState:
     h = wire.hex_of(e.at)
-    bamboo = _put(state.garden.bamboo, h, state.garden.bamboo.get(h, 0) + e.sections)
+    garden = state.garden
+    height = garden.bamboo.get(h, 0) + e.sections
     supply = _add(state.supply.bamboo, e.colour - 1, -e.sections)
     return changed(
         state,
-        garden=changed(state.garden, bamboo=bamboo),
+        garden=changed(
+            garden, bamboo=_put(garden.bamboo, h, height), tall=_tall(garden.tall, h, height)
+        ),
         supply=changed(state.supply, bamboo=supply),
     )
 
@@ -227,11 +246,14 @@ def panda_moved(state: FreundeState, e: pb.PandaMoved) -> FreundeState:
 @RECORDERS.on("bamboo_eaten")
 def bamboo_eaten(state: FreundeState, e: pb.BambooEaten) -> FreundeState:
     h = wire.hex_of(e.at)
-    bamboo = _put(state.garden.bamboo, h, state.garden.bamboo.get(h, 0) - 1)
+    garden = state.garden
+    height = garden.bamboo.get(h, 0) - 1
     eaten = _add(state.players[e.seat].bamboo, e.colour - 1, 1)
     return changed(
         state,
-        garden=changed(state.garden, bamboo=bamboo),
+        garden=changed(
+            garden, bamboo=_put(garden.bamboo, h, height), tall=_tall(garden.tall, h, height)
+        ),
         players=_player(state, e.seat, bamboo=eaten),
     )
 
@@ -276,10 +298,11 @@ def objective_returned(state: FreundeState, e: pb.ObjectiveReturned) -> FreundeS
     del actions[len(actions) - 1 - actions[::-1].index("objective")]
     returned = _add(state.turn.returned, index, 1)
     hand = _without(state.players[e.seat].hand, e.card)
+    opened = open_actions(tuple(actions), state.turn.weather)
     return changed(
         state,
         decks=tuple(decks),
-        turn=changed(state.turn, actions=tuple(actions), returned=returned),
+        turn=changed(state.turn, actions=tuple(actions), returned=returned, open_actions=opened),
         players=_player(state, e.seat, hand=hand),
     )
 

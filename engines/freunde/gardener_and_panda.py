@@ -15,7 +15,7 @@ from engines.core import hexgrid
 from engines.core.codes import Refusal
 from engines.core.hexgrid import Hex
 from engines.freunde import codes, wire
-from engines.freunde.actions import check_action, fits_in_turn
+from engines.freunde.actions import check_action
 from engines.freunde.content import TILES
 from engines.freunde.garden import colour_at, improvement_at
 from engines.freunde.irrigation import grown_events
@@ -45,24 +45,22 @@ def _reach(start: Hex, tiles: frozenset[Hex]) -> tuple[Hex, ...]:
     return tuple(hexgrid.straight_moves(start, tiles))
 
 
-@functools.lru_cache(maxsize=4096)
-def _gardener_body(to: Hex) -> pb.MoveGardener:
-    return pb.MoveGardener(to=wire.hex_msg(to))
-
-
-@functools.lru_cache(maxsize=4096)
-def _panda_body(to: Hex) -> pb.MovePanda:
-    return pb.MovePanda(to=wire.hex_msg(to))
+_GARDENER_BODIES: wire.Bodies[Hex, pb.MoveGardener] = wire.Bodies(
+    lambda to: pb.MoveGardener(to=wire.hex_msg(to))
+)
+_PANDA_BODIES: wire.Bodies[Hex, pb.MovePanda] = wire.Bodies(
+    lambda to: pb.MovePanda(to=wire.hex_msg(to))
+)
 
 
 @functools.lru_cache(maxsize=4096)
 def _gardener_bodies(start: Hex, tiles: frozenset[Hex]) -> tuple[pb.MoveGardener, ...]:
-    return tuple(map(_gardener_body, _reach(start, tiles)))
+    return tuple(map(_GARDENER_BODIES.__getitem__, _reach(start, tiles)))
 
 
 @functools.lru_cache(maxsize=4096)
 def _panda_bodies(start: Hex, tiles: frozenset[Hex]) -> tuple[pb.MovePanda, ...]:
-    return tuple(map(_panda_body, _reach(start, tiles)))
+    return tuple(map(_PANDA_BODIES.__getitem__, _reach(start, tiles)))
 
 
 def gardener_reach(state: FreundeState) -> tuple[Hex, ...]:
@@ -125,7 +123,7 @@ def _gardener_moved(seat: int, to: Hex) -> pb.Event:
 
 def gardener_moves(state: FreundeState, seat: int) -> tuple[pb.MoveGardener, ...]:
     """Every gardener move (shared bodies: the kit copies each into the command it lists)."""
-    if not fits_in_turn(state, "gardener"):
+    if "gardener" not in state.turn.open_actions:
         return ()
     return _gardener_bodies(state.garden.gardener, state.garden.tiles)
 
@@ -157,6 +155,6 @@ def panda_moved(seat: int, to: Hex, by_storm: bool) -> pb.Event:
 
 def panda_moves(state: FreundeState, seat: int) -> tuple[pb.MovePanda, ...]:
     """Every panda move (shared bodies: the kit copies each into the command it lists)."""
-    if not fits_in_turn(state, "panda"):
+    if "panda" not in state.turn.open_actions:
         return ()
     return _panda_bodies(state.garden.panda, state.garden.tiles)

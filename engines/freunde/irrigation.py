@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from engines.core import hexgrid
 from engines.core.hexgrid import Edge, Hex, Vertex
 from engines.freunde import codes, wire
-from engines.freunde.actions import check_action, fits_in_turn
+from engines.freunde.actions import check_action
 from engines.freunde.garden import grow, is_irrigated, tiles_present
 from engines.freunde.state import POND, FreundeState
 from proto import freunde_pb2 as pb
@@ -114,9 +114,9 @@ def _open_sides(tiles: frozenset[Hex], channels: frozenset[Edge]) -> tuple[Edge,
     return tuple(sorted(spots))
 
 
-@functools.lru_cache(maxsize=4096)
-def _channel_body(a: Hex, b: Hex) -> pb.PlaceIrrigation:
-    return pb.PlaceIrrigation(a=wire.hex_msg(a), b=wire.hex_msg(b))
+_CHANNEL_BODIES: wire.Bodies[Edge, pb.PlaceIrrigation] = wire.Bodies(
+    lambda ends: pb.PlaceIrrigation(a=wire.hex_msg(ends[0]), b=wire.hex_msg(ends[1]))
+)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -124,9 +124,8 @@ def _channel_bodies(
     tiles: frozenset[Hex], channels: frozenset[Edge]
 ) -> tuple[pb.PlaceIrrigation, ...]:
     """Each free side, named either way round."""
-    return tuple(
-        _channel_body(*ends) for side in _open_sides(tiles, channels) for ends in (side, side[::-1])
-    )
+    named = _CHANNEL_BODIES
+    return tuple(named[ends] for a, b in _open_sides(tiles, channels) for ends in ((a, b), (b, a)))
 
 
 def take_irrigation(state: FreundeState, cmd: pb.TakeIrrigation, seat: int) -> list[pb.Event]:
@@ -146,7 +145,8 @@ _TAKE = pb.TakeIrrigation()
 
 
 def irrigation_takings(state: FreundeState, seat: int) -> list[pb.TakeIrrigation]:
-    return [_TAKE] if fits_in_turn(state, "irrigation") and state.supply.irrigation > 0 else []
+    fits = "irrigation" in state.turn.open_actions
+    return [_TAKE] if fits and state.supply.irrigation > 0 else []
 
 
 def place_irrigation(state: FreundeState, cmd: pb.PlaceIrrigation, seat: int) -> list[pb.Event]:

@@ -19,12 +19,11 @@ from engines.core import hexgrid
 from engines.core.deck import draw
 from engines.core.hexgrid import Hex
 from engines.freunde import codes, wire
-from engines.freunde.actions import check_action, fits_in_turn
+from engines.freunde.actions import check_action
 from engines.freunde.content import OBJECTIVES, TILES, Objective
 from engines.freunde.game_end import EMPEROR_POINTS, emperor_threshold
-from engines.freunde.garden import per_garden_maps
 from engines.freunde.setup import MAX_SEATS
-from engines.freunde.state import COLOURS, KINDS, FreundeState, Garden, Player
+from engines.freunde.state import COLOURS, IMPROVEMENTS, KINDS, TALL_STALK, FreundeState, Player
 from proto import freunde_pb2 as pb
 
 __all__ = [
@@ -41,9 +40,22 @@ __all__ = [
 
 HAND_LIMIT = 5
 
+# Plot cards are matched on bitboards: a hex's bit is ``(q + _REACH) * _ROW + r + _REACH``,
+# so a cell ``(dq, dr)`` away from an origin is ``dq * _ROW + dr`` bits further, and one
+# shift of a colour's irrigated plots lines every plot up with the origin it would need.
+# A garden grows one plot at a time from the pond, so no coordinate passes the number of
+# plots; with the cards' offsets it stays inside a row.
+_REACH = 32
+_ROW = 2 * _REACH
+_OFFSET = max(
+    abs(c) for o in OBJECTIVES.values() if o.kind == "plot" for cell, _ in o.cells for c in cell
+)
+if len(TILES) + _OFFSET >= _REACH:
+    raise ValueError("the plot cards' bitboards are too narrow for this many plots")
+
 # One turn of a plot card's pattern: the colour on its origin, then the other cells as
-# offsets from the origin with their colours.
-Turned = tuple[str, tuple[tuple[int, int, str], ...]]
+# bit shifts from the origin with their colours.
+Turned = tuple[str, tuple[tuple[int, str], ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +73,7 @@ def _pattern(obj: Objective) -> _PlotPattern:
     for steps in range(6):
         turned = [(hexgrid.rotate(cell, steps), colour) for cell, colour in obj.cells]
         origin_colour = turned[0][1]
-        rest = tuple((dq, dr, colour) for (dq, dr), colour in turned[1:])
+        rest = tuple((dq * _ROW + dr, colour) for (dq, dr), colour in turned[1:])
         seen.setdefault(frozenset(turned), (origin_colour, rest))
     needs = Counter(colour for _, colour in obj.cells)
     return _PlotPattern(tuple(seen.values()), tuple(needs.items()))
@@ -74,61 +86,89 @@ _PATTERNS: dict[int, _PlotPattern] = {
 
 # The irrigated plots with their colours (Garden.irrigated).
 Irrigated = frozenset[tuple[Hex, str]]
+# An irrigated set read for plot cards: how many plots of each colour, and their bitboard.
+Layout = tuple[dict[str, int], dict[str, int]]
+
+
+@functools.lru_cache(maxsize=64)
+def _layout(irrigated: Irrigated) -> Layout:
+    """The irrigated plots counted and on a bitboard by colour, made once per irrigated
+    set for all the plot cards checked against it."""
+    counts = dict.fromkeys(COLOURS, 0)
+    boards = dict.fromkeys(COLOURS, 0)
+    for (q, r), colour in irrigated:
+        counts[colour] += 1
+        boards[colour] |= 1 << ((q + _REACH) * _ROW + r + _REACH)
+    return counts, boards
 
 
 @functools.lru_cache(maxsize=4096)
 def _plot_pattern_shown(irrigated: Irrigated, card: int) -> bool:
     """Some turn of the card's pattern lies on irrigated plots of its colours.
 
-    Each irrigated plot of the origin's colour is tried as the origin; a garden with
-    too few irrigated plots of a colour the card needs is ruled out first. The answer
-    depends only on its arguments, so it is remembered: a garden's irrigation changes a
-    few dozen times a game, while the hands are checked on every move.
+    For each turn, the irrigated plots of the origin's colour are kept where each other
+    cell, shifted onto them, is an irrigated plot of its colour (see ``_REACH``); a
+    garden with too few irrigated plots of a colour the card needs is ruled out first.
+    The answer depends only on its arguments, so it is remembered: a garden's irrigation
+    changes a few dozen times a game, while the hands are checked on every move.
     """
     pattern = _PATTERNS[card]
-    colours = dict(irrigated)
-    by_colour: dict[str, list[Hex]] = {colour: [] for colour in COLOURS}
-    for h, colour in irrigated:
-        by_colour[colour].append(h)
-    if any(len(by_colour[colour]) < needed for colour, needed in pattern.needs):
-        return False
+    counts, boards = _layout(irrigated)
+    for colour, needed in pattern.needs:
+        if counts[colour] < needed:
+            return False
     for origin_colour, rest in pattern.turns:
-        for q, r in by_colour[origin_colour]:
-            for dq, dr, wanted in rest:
-                if colours.get((q + dq, r + dr)) != wanted:
-                    break
-            else:
-                return True
+        origins = boards[origin_colour]
+        for shift, colour in rest:
+            origins &= boards[colour] >> shift if shift >= 0 else boards[colour] << -shift
+        if origins:
+            return True
     return False
 
 
-# The heights gardener cards ask for: shorter stalks never complete one.
-_TOWER_HEIGHTS = frozenset(o.height for o in OBJECTIVES.values() if o.kind == "gardener")
-Tower = tuple[int, str, str]  # height, colour, improvement
+def _stalks_counted() -> dict[tuple[int, str, str], tuple[int, ...]]:
+    """The gardener cards a stalk counts towards, by its height, its plot's colour and
+    improvement: a card reads stalks of exactly its height on plots of its colour and
+    improvement ("any" takes every improvement, and none)."""
+    out: dict[tuple[int, str, str], tuple[int, ...]] = {}
+    for obj in OBJECTIVES.values():
+        if obj.kind == "gardener":
+            fitting = (*IMPROVEMENTS, "none") if obj.improvement == "any" else (obj.improvement,)
+            for improvement in fitting:
+                key = (obj.height, obj.colour, improvement)
+                out[key] = (*out.get(key, ()), obj.id)
+    return out
 
 
-@per_garden_maps
-def _towers(garden: Garden) -> tuple[Tower, ...]:
-    """The stalks tall enough for a gardener card, with their plot's colour and improvement."""
-    out = []
-    for h, height in garden.bamboo.items():
-        if height in _TOWER_HEIGHTS:
-            tile = TILES[garden.plots[h]]
-            improvement = tile.improvement
-            if improvement == "none":
-                improvement = garden.chips.get(h, "none")
-            out.append((height, tile.colour, improvement))
-    return tuple(out)
+_COUNTS_TOWARDS = _stalks_counted()
+_STALKS_NEEDED = {o.id: o.count for o in OBJECTIVES.values() if o.kind == "gardener"}
+if min(height for height, _, _ in _COUNTS_TOWARDS) < TALL_STALK:
+    raise ValueError("a gardener card reads stalks shorter than Garden.tall keeps")
+
+# The last tall stalks, plots and chips maps read, with the gardener cards they complete:
+# a recorder replaces a map, never changes one in place, and the tall stalks change far
+# less often than legal commands are listed. The maps are held, so their ids stay theirs.
+_last_shown: list[tuple[object, object, object, frozenset[int]]] = [(None, None, None, frozenset())]
 
 
-def _gardener_shown(towers: tuple[Tower, ...], obj: Objective) -> bool:
-    """Bamboos of exactly the card's height on plots of its colour and improvement."""
-    found = 0
-    wanted = (obj.height, obj.colour)
-    for height, colour, improvement in towers:
-        if (height, colour) == wanted and obj.improvement in ("any", improvement):
-            found += 1
-    return found >= obj.count
+def _gardener_cards_shown(state: FreundeState) -> frozenset[int]:
+    """Every gardener card the garden completes, from its tall stalks (remembered)."""
+    garden = state.garden
+    tall, plots, chips = garden.tall, garden.plots, garden.chips
+    last = _last_shown[0]
+    if last[0] is tall and last[1] is plots and last[2] is chips:
+        return last[3]
+    tally: dict[int, int] = {}
+    for h, height in tall.items():
+        tile = TILES[plots[h]]
+        improvement = tile.improvement
+        if improvement == "none":
+            improvement = chips.get(h, "none")
+        for card in _COUNTS_TOWARDS.get((height, tile.colour, improvement), ()):
+            tally[card] = tally.get(card, 0) + 1
+    shown = frozenset([card for card, found in tally.items() if found >= _STALKS_NEEDED[card]])
+    _last_shown[0] = (tall, plots, chips, shown)
+    return shown
 
 
 def is_shown_by_garden(state: FreundeState, card: int) -> bool:
@@ -137,7 +177,7 @@ def is_shown_by_garden(state: FreundeState, card: int) -> bool:
     if obj.kind == "plot":
         return _plot_pattern_shown(state.garden.irrigated, card)
     if obj.kind == "gardener":
-        return _gardener_shown(_towers(state), obj)
+        return card in _gardener_cards_shown(state)
     return False
 
 
@@ -150,61 +190,55 @@ def _panda_met(player: Player, obj: Objective) -> bool:
 
 def is_met(state: FreundeState, seat: int, card: int) -> bool:
     """Completing objectives: the garden shows it, or the reserve holds the bamboo."""
-    return _met(state.players[seat], state.garden.irrigated, _towers(state), card)
+    return _met(state.players[seat], state.garden.irrigated, _gardener_cards_shown(state), card)
 
 
 def claimable(state: FreundeState, seat: int) -> tuple[int, ...]:
     """The cards of ``seat``'s hand it may claim now."""
-    return _claimable(state, seat)[4]
+    return tuple(body.card for body in claims(state, seat))
 
 
-def _claimable(state: FreundeState, seat: int) -> tuple[Any, ...]:
-    """``seat``'s remembered entry: what it was worked out from, the claimable cards, and
-    their claim bodies (see ``_last_claimable``)."""
-    player, irrigated = state.players[seat], state.garden.irrigated
-    hand, reserve = player.hand, player.bamboo
-    last = _last_claimable[seat]
-    if (
-        last[0] is hand
-        and last[1] is reserve
-        and last[2] is irrigated
-        and (last[3] is None or last[3] == _towers(state))
-    ):
-        return last
-    # The tall stalks only matter to a hand holding a gardener card (None: they don't).
-    needs_towers = not _GARDENER_CARDS.isdisjoint(hand)
-    towers = _towers(state) if needs_towers else ()
+def _claims_worked_out(state: FreundeState, seat: int) -> tuple[pb.ClaimObjective, ...]:
+    """``claims`` worked out afresh, and remembered with what it was worked out from
+    (see ``_last_claims``)."""
+    garden, player = state.garden, state.players[seat]
+    hand, irrigated = player.hand, garden.irrigated
+    # The garden's gardener cards only matter to a hand holding one (None: it doesn't).
+    needs_garden = not _GARDENER_CARDS.isdisjoint(hand)
+    shown = _gardener_cards_shown(state) if needs_garden else frozenset()
     # A loop rather than comprehensions: worked out again on about a third of the
     # listings, and mostly finding nothing.
-    answer: list[int] = []
+    bodies: list[pb.ClaimObjective] = []
     for card in hand:
-        if _met(player, irrigated, towers, card):
-            answer.append(card)
-    bodies = tuple([_CLAIMS[card] for card in answer]) if answer else ()
-    entry = (hand, reserve, irrigated, towers if needs_towers else None, tuple(answer), bodies)
-    _last_claimable[seat] = entry
-    return entry
+        if _met(player, irrigated, shown, card):
+            bodies.append(_CLAIMS[card])
+    answer = tuple(bodies)
+    tall = garden.tall if needs_garden else None
+    _last_claims[seat] = (hand, player.bamboo, irrigated, tall, shown, answer)
+    return answer
 
 
 _GARDENER_CARDS = frozenset(o.id for o in OBJECTIVES.values() if o.kind == "gardener")
 _CLAIMS = {card: pb.ClaimObjective(card=card) for card in OBJECTIVES}
 
-# Each seat's last answer, with what it was worked out from: a seat's listing is asked
+# Each seat's last answer, with what it was worked out from (hand, reserve, irrigated
+# set, tall stalks or None, the gardener cards they complete): a seat's listing is asked
 # for after every command of its turn, and most commands (weather, turns, a figure's
-# move that grows no tall enough stalk) change none of it. A recorder replaces a hand,
-# a reserve or the irrigated set rather than changing it, so identity says unchanged;
-# holding them keeps their ids from being reused while remembered. Derived data: checked
-# against is_met at every step of random games (tests/engines/freunde/test_objectives.py).
-_last_claimable: list[tuple[Any, ...]] = [(None, None, None, None, (), ())] * MAX_SEATS
+# move that completes no gardener card) change none of it. A recorder replaces a hand,
+# a reserve, the irrigated set or the tall stalks rather than changing them, so identity
+# says unchanged; holding them keeps their ids from being reused while remembered.
+# Derived data: checked against is_met at every step of random games
+# (tests/engines/freunde/test_objectives.py).
+_last_claims: list[tuple[Any, ...]] = [(None, None, None, None, frozenset(), ())] * MAX_SEATS
 
 
-def _met(player: Player, irrigated: Irrigated, towers: tuple[Tower, ...], card: int) -> bool:
-    """is_met, from the parts of the state it reads."""
+def _met(player: Player, irrigated: Irrigated, shown: frozenset[int], card: int) -> bool:
+    """is_met, from the parts of the state it reads (``shown``: the garden's gardener cards)."""
     obj = OBJECTIVES[card]
     if obj.kind == "plot":
         return _plot_pattern_shown(irrigated, card)
     if obj.kind == "gardener":
-        return _gardener_shown(towers, obj)
+        return card in shown
     return _panda_met(player, obj)
 
 
@@ -255,7 +289,7 @@ _DRAW_BODIES = {kinds: tuple(_DRAWS[kind] for kind in kinds) for kinds in _OPEN_
 
 def objective_draws(state: FreundeState, seat: int) -> tuple[pb.DrawObjective, ...]:
     """One draw per open deck (shared bodies: the kit copies each into its command)."""
-    if not fits_in_turn(state, "objective"):
+    if "objective" not in state.turn.open_actions:
         return ()
     return _DRAW_BODIES[drawable_kinds(state, seat)]
 
@@ -287,6 +321,18 @@ def claim_objective(state: FreundeState, cmd: pb.ClaimObjective, seat: int) -> l
 
 
 def claims(state: FreundeState, seat: int) -> tuple[pb.ClaimObjective, ...]:
-    """One claim per completed card (shared bodies, remembered with the cards: the kit
-    copies each)."""
-    return _claimable(state, seat)[5]
+    """One claim per completed card (shared bodies, remembered: the kit copies each)."""
+    player = state.players[seat]
+    last = _last_claims[seat]
+    if (
+        last[0] is player.hand
+        and last[1] is player.bamboo
+        and last[2] is state.garden.irrigated
+        and (
+            last[3] is None
+            or last[3] is state.garden.tall
+            or last[4] == _gardener_cards_shown(state)
+        )
+    ):
+        return last[5]
+    return _claims_worked_out(state, seat)

@@ -14,7 +14,7 @@ from engines.core.deck import draw
 from engines.core.hexgrid import Hex
 from engines.core.recorders import changed
 from engines.freunde import codes, wire
-from engines.freunde.actions import check_action, fits_in_turn
+from engines.freunde.actions import check_action
 from engines.freunde.content import TILES
 from engines.freunde.irrigation import first_irrigation, is_irrigated_by
 from engines.freunde.state import POND, FreundeState
@@ -94,7 +94,7 @@ _DRAW = pb.DrawPlots()
 
 
 def plot_draws(state: FreundeState, seat: int) -> list[pb.DrawPlots]:
-    return [_DRAW] if fits_in_turn(state, "plot") and can_draw(state) else []
+    return [_DRAW] if "plot" in state.turn.open_actions and can_draw(state) else []
 
 
 def place_plot(state: FreundeState, cmd: pb.PlacePlot, seat: int) -> list[pb.Event]:
@@ -125,15 +125,15 @@ def place_plot(state: FreundeState, cmd: pb.PlacePlot, seat: int) -> list[pb.Eve
     return first_irrigation(changed(state, garden=garden), [at], [placed])
 
 
-@functools.lru_cache(maxsize=4096)
-def _placement(tile: int, at: Hex) -> pb.PlacePlot:
-    return pb.PlacePlot(tile=tile, at=wire.hex_msg(at))
+_PLACEMENTS: wire.Bodies[tuple[int, Hex], pb.PlacePlot] = wire.Bodies(
+    lambda placed: pb.PlacePlot(tile=placed[0], at=wire.hex_msg(placed[1]))
+)
 
 
 @functools.lru_cache(maxsize=1024)
 def _placements(drawn: tuple[int, ...], tiles: frozenset[Hex]) -> tuple[pb.PlacePlot, ...]:
     spots = _spots(tiles)
-    return tuple([_placement(tile, at) for tile in drawn for at in spots])
+    return tuple([_PLACEMENTS[tile, at] for tile in drawn for at in spots])
 
 
 def placements(state: FreundeState, seat: int) -> tuple[pb.PlacePlot, ...]:

@@ -25,6 +25,7 @@ __all__ = [
     "IMPROVEMENTS",
     "KINDS",
     "POND",
+    "TALL_STALK",
     "WEATHERS",
     "FreundeState",
     "Garden",
@@ -43,6 +44,9 @@ WEATHERS: tuple[str, ...] = ("sun", "rain", "wind", "storm", "clouds", "question
 
 Triple = tuple[int, int, int]
 
+# The shortest stalk a gardener objective reads (objectives.py checks the cards).
+TALL_STALK = 3
+
 
 @dataclass(frozen=True)
 class Turn:
@@ -55,6 +59,9 @@ class Turn:
     weather: str = ""
     weather_used: bool = False
     actions: tuple[str, ...] = ()
+    # The actions of which one more fits in the turn (actions.open_actions of ``actions``
+    # and ``weather``), kept by the recorders that change either.
+    open_actions: frozenset[str] = frozenset(ACTIONS)
     # Objective cards sent back this turn, per kind (caps redraws: see objectives.py).
     returned: Triple = (0, 0, 0)
     # The plots drawn and not yet placed (secret: only the drawer sees them).
@@ -67,6 +74,9 @@ class Garden:
 
     plots: Mapping[Hex, int] = field(default_factory=dict)  # hex -> tile id
     bamboo: Mapping[Hex, int] = field(default_factory=dict)  # hex -> height (never 0)
+    # The stalks of TALL_STALK sections or more, kept beside ``bamboo`` by its recorders:
+    # all that gardener objectives read, and it changes far less often.
+    tall: Mapping[Hex, int] = field(default_factory=dict)  # hex -> height
     chips: Mapping[Hex, str] = field(default_factory=dict)  # hex -> improvement chip
     channels: frozenset[Edge] = frozenset()
     # The irrigated plots, each with its colour (what plot objectives read).
@@ -109,10 +119,13 @@ class FreundeState:
     seats: int = 0
     round_limit: int = 0
     first_player: int = 0
-    turn: Turn = Turn()
-    garden: Garden = Garden()
+    # The parts' defaults are made by factories, not kept on the class: an attribute
+    # whose class-level default is an instance of a mutable class is never read through
+    # CPython's fast path for instance attributes, and these are read on every command.
+    turn: Turn = field(default_factory=Turn)
+    garden: Garden = field(default_factory=Garden)
     players: tuple[Player, ...] = ()
-    supply: Supply = Supply()
+    supply: Supply = field(default_factory=Supply)
     # Secret orders, top first: the plot stack and the plot, gardener, panda decks.
     plot_stack: tuple[int, ...] = ()
     decks: tuple[tuple[int, ...], ...] = ((), (), ())

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from engines.core.rng import Rng
 from engines.freunde import codes, wire
-from engines.freunde.actions import REQUIRED_ACTIONS, fits_in_turn
+from engines.freunde.actions import REQUIRED_ACTIONS
 from engines.freunde.game_end import game_ended
 from engines.freunde.gardener_and_panda import gardener_reach, panda_reach
 from engines.freunde.objectives import drawable_kinds
@@ -37,11 +37,12 @@ def action_possible(state: FreundeState, seat: int, action: str) -> bool:
 
 def can_end_turn(state: FreundeState, seat: int) -> bool:
     """After the two required actions, or when no further action is possible."""
-    if len(state.turn.actions) >= REQUIRED_ACTIONS:
+    turn = state.turn
+    if len(turn.actions) >= REQUIRED_ACTIONS:
         return True
     # A loop rather than any(): asked on every listing, and mostly stopped by the first.
     for action in ACTIONS:
-        if fits_in_turn(state, action) and action_possible(state, seat, action):
+        if action in turn.open_actions and action_possible(state, seat, action):
             return False
     return True
 

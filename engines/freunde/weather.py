@@ -138,14 +138,14 @@ def _rain_fell(seat: int, at: Hex) -> pb.Event:
     return pb.Event(rain_fell=pb.RainFell(seat=seat, at=wire.hex_msg(at)))
 
 
-@functools.lru_cache(maxsize=4096)
-def _rain_body(at: Hex) -> pb.GrowWithRain:
-    return pb.GrowWithRain(at=wire.hex_msg(at))
+_RAIN_BODIES: wire.Bodies[Hex, pb.GrowWithRain] = wire.Bodies(
+    lambda at: pb.GrowWithRain(at=wire.hex_msg(at))
+)
 
 
 def rain_growths(state: FreundeState, seat: int) -> list[pb.GrowWithRain]:
     """Shared bodies: the kit copies each into the command it lists."""
-    return [_rain_body(at) for at in rain_spots(state)]
+    return [_RAIN_BODIES[at] for at in rain_spots(state)]
 
 
 @functools.lru_cache(maxsize=1024)
@@ -171,14 +171,14 @@ def move_panda_by_storm(state: FreundeState, cmd: pb.MovePandaByStorm, seat: int
     return [panda_moved(seat, at, by_storm=True), *panda_eats(state, seat, at)]
 
 
-@functools.lru_cache(maxsize=4096)
-def _storm_body(at: Hex) -> pb.MovePandaByStorm:
-    return pb.MovePandaByStorm(at=wire.hex_msg(at))
+_STORM_BODIES: wire.Bodies[Hex, pb.MovePandaByStorm] = wire.Bodies(
+    lambda at: pb.MovePandaByStorm(at=wire.hex_msg(at))
+)
 
 
 @functools.lru_cache(maxsize=4096)
 def _storm_bodies(tiles: frozenset[Hex], panda: Hex) -> tuple[pb.MovePandaByStorm, ...]:
-    return tuple(_storm_body(at) for at in _plots_in_order(tiles) if at != panda)
+    return tuple([_STORM_BODIES[at] for at in _plots_in_order(tiles) if at != panda])
 
 
 def storm_moves(state: FreundeState, seat: int) -> tuple[pb.MovePandaByStorm, ...]:

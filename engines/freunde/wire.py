@@ -7,7 +7,8 @@ Enum numbers are the position in the matching tuple of state.py plus one (0 is
 from __future__ import annotations
 
 import functools
-from typing import Any
+from collections.abc import Callable, Hashable
+from typing import Any, TypeVar
 
 from engines.core import codes
 from engines.core.hexgrid import Hex
@@ -16,6 +17,7 @@ from engines.freunde.state import COLOURS, IMPROVEMENTS, KINDS, WEATHERS
 from proto import freunde_pb2 as pb
 
 __all__ = [
+    "Bodies",
     "built_once",
     "colour_code",
     "colour_name",
@@ -29,6 +31,25 @@ __all__ = [
     "weather_code",
     "weather_name",
 ]
+
+
+K = TypeVar("K", bound=Hashable)
+M = TypeVar("M")
+
+
+class Bodies(dict[K, M]):
+    """Command bodies built once per key on first use (``bodies[key]``) and shared after:
+    the kit copies a listed body into the command it builds, so one is never changed. A
+    dict rather than a cached function: a listing looks up a body per move, and a dict
+    read is a step in C where a cached call makes a key of its arguments each time."""
+
+    def __init__(self, build: Callable[[K], M]) -> None:
+        super().__init__()
+        self._build = build
+
+    def __missing__(self, key: K) -> M:
+        body = self[key] = self._build(key)
+        return body
 
 
 @functools.lru_cache(maxsize=4096)

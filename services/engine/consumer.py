@@ -73,12 +73,14 @@ from services.eventstore import (
     CommandApplied,
     CommandIdReused,
     CommandKey,
+    ScriptCall,
     ShardKeys,
     StreamTrimmer,
     TableNotFound,
     engine_consumers_key,
     forget_idle_consumers,
     is_redis_trouble,
+    run_scripts,
 )
 from services.logs import bind, get_logger
 from services.wakeups import Sleeper
@@ -302,13 +304,14 @@ class CommandConsumer:
 
     async def _try_leases(self, shards: Iterable[int], ttl: int) -> set[int]:
         ordered = list(shards)
-        # Concurrent calls rather than a pipeline: cluster pipelines refuse scripts.
-        results = await asyncio.gather(
-            *(
-                self._acquire(keys=[lease_key(index, self.game)], args=[self.name, ttl])
-                for index in ordered
-            )
-        )
+        # One pipeline on one server (a cluster, which refuses scripts in pipelines, gets
+        # concurrent calls): concurrent calls each took a pooled connection, opening up to
+        # one a shard every few seconds.
+        calls = [
+            ScriptCall(self._acquire, [lease_key(index, self.game)], [self.name, ttl])
+            for index in ordered
+        ]
+        results = await run_scripts(self.redis, calls)
         return {index for index, ok in zip(ordered, results, strict=True) if ok == 1}
 
     async def release_all(self) -> None:
@@ -380,7 +383,7 @@ class CommandConsumer:
             start = next_start
         shard.recovering = False
         await forget_idle_consumers(
-            self.redis, shard.keys.cmd, self.group, 10 * self.settings.lease_ms
+            self.redis, [shard.keys.cmd], self.group, 10 * self.settings.lease_ms
         )
 
     async def _deliveries(self, shard: _Shard, entry_id: Any) -> int:

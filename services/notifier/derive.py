@@ -290,10 +290,9 @@ class Deriver:
         if time.monotonic() - self._forgot_at >= _FORGET_EVERY_S:
             # Names are forgotten after 10 idle reclaim periods: no need to look often.
             self._forgot_at = time.monotonic()
-            for stream in self.streams:
-                await forget_idle_consumers(
-                    self.redis, stream, self.group, 10 * self.reclaim_idle_ms
-                )
+            await forget_idle_consumers(
+                self.redis, self.streams, self.group, 10 * self.reclaim_idle_ms
+            )
         return handled
 
     async def _read(self) -> list[tuple[str, list[Any]]]:

@@ -39,7 +39,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from services.eventstore import LobbyKeys, ScriptCall
+from services.eventstore import LobbyKeys, ScriptCall, run_scripts
 
 __all__ = [
     "CURSOR_PATTERN",
@@ -210,13 +210,15 @@ class Lobby:
             ],
         )
 
-    async def sweep(self, game: str, now_ms: int, limit: int = 1000) -> list[str]:
-        """Take out of the lobby the entries whose time is up; returns their table ids."""
-        gone = await self._sweep(
-            keys=_script_keys(game),
-            args=[now_ms, limit],
-        )
-        return [_text(member).split(":", 1)[1] for member in gone]
+    async def sweep(self, games: Sequence[str], now_ms: int, limit: int = 1000) -> list[str]:
+        """Take out of the lobbies of ``games`` the entries whose time is up, in one round
+        trip (the projector's loop waits for it once a second); returns their table ids."""
+        calls = [ScriptCall(self._sweep, _script_keys(game), [now_ms, limit]) for game in games]
+        return [
+            _text(member).split(":", 1)[1]
+            for gone in await run_scripts(self.redis, calls)
+            for member in gone
+        ]
 
     async def drop(self, game: str) -> int:
         """Delete every lobby key of ``game`` (a rebuild starts from nothing)."""

@@ -326,29 +326,40 @@ class Projector:
         """Project entries a stopped projector read but never acknowledged.
 
         Projecting is idempotent and order-free (a gap reads the table's stream), so any
-        entry idle longer than ``reclaim_idle_ms`` may be taken over.
+        entry idle longer than ``reclaim_idle_ms`` may be taken over. Every feed is asked
+        in one round trip (a cluster client splits it by node), and asked again only where
+        more is left: this runs inside the projecting loop, and a round trip a feed held
+        the reads waiting for their versions behind 64 fsyncs every few seconds.
         """
+        feeds = [ShardKeys(shard).feed for shard in range(self.shards)]
+        starts: dict[str, Any] = dict.fromkeys(feeds, "0-0")
         handled = 0
-        for shard in range(self.shards):
-            feed = ShardKeys(shard).feed
-            start: Any = "0-0"
-            while True:
-                reply = await self.redis.xautoclaim(
-                    feed,
-                    self.group,
-                    self.name,
-                    self.reclaim_idle_ms,
-                    start_id=start,
-                    count=self.batch,
-                )
-                entries = [entry for entry in reply[1] if entry[1]]
-                if entries:
-                    await self._project_batch([(feed, entries)])
-                    handled += len(entries)
-                if _text(reply[0]) == "0-0":
-                    break
-                start = reply[0]
-            await forget_idle_consumers(self.redis, feed, self.group, 10 * self.reclaim_idle_ms)
+        while starts:
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for feed, start in starts.items():
+                    pipe.xautoclaim(
+                        feed,
+                        self.group,
+                        self.name,
+                        self.reclaim_idle_ms,
+                        start_id=start,
+                        count=self.batch,
+                    )
+                replies: list[Any] = await pipe.execute()
+            found = [
+                (feed, entries)
+                for feed, reply in zip(starts, replies, strict=True)
+                if (entries := [entry for entry in reply[1] if entry[1]])
+            ]
+            if found:
+                await self._project_batch(found)
+                handled += sum(len(entries) for _, entries in found)
+            starts = {
+                feed: reply[0]
+                for feed, reply in zip(starts, replies, strict=True)
+                if _text(reply[0]) != "0-0"
+            }
+        await forget_idle_consumers(self.redis, feeds, self.group, 10 * self.reclaim_idle_ms)
         if handled:
             log.info("projector.reclaimed", entries=handled)
         self.processed += handled
@@ -598,19 +609,18 @@ class Projector:
         self._swept_at = time.monotonic()
         now = time.time_ns() // 1_000_000
         swept = 0
-        for game in engines.GAMES:
-            for table_id in await self.lobby.sweep(game, now):
-                keys = self.store.keys(table_id)
-                try:
-                    meta = await self.store.meta(table_id)
-                except TableNotFound:
-                    # A table that waited for players until its seating expired.
-                    if await self.seating.forget_expired(table_id):
-                        log.info("projector.open_table_expired", table_id=table_id)
-                    continue
-                await self.retention.forget(keys, meta.seats)
-                self._cache.pop(table_id, None)
-                swept += 1
+        for table_id in await self.lobby.sweep(engines.GAMES, now):
+            keys = self.store.keys(table_id)
+            try:
+                meta = await self.store.meta(table_id)
+            except TableNotFound:
+                # A table that waited for players until its seating expired.
+                if await self.seating.forget_expired(table_id):
+                    log.info("projector.open_table_expired", table_id=table_id)
+                continue
+            await self.retention.forget(keys, meta.seats)
+            self._cache.pop(table_id, None)
+            swept += 1
         if swept:
             log.info("projector.swept", tables=swept)
         return swept
@@ -670,8 +680,13 @@ class Projector:
         """Feed entries not yet projected, and how old the last projected event is."""
         behind = 0
         pending = 0
-        for shard in range(self.shards):
-            for group in await self.redis.xinfo_groups(ShardKeys(shard).feed):
+        # One round trip for every feed (see reclaim).
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for shard in range(self.shards):
+                pipe.xinfo_groups(ShardKeys(shard).feed)
+            listed: list[Any] = await pipe.execute()
+        for groups in listed:
+            for group in groups:
                 if _text(group.get("name", b"")) != self.group:
                     continue
                 pending += int(group.get("pending") or 0)

@@ -58,6 +58,10 @@ async def caught_up(projector: Projector, rounds: int = 200) -> None:
     raise AssertionError("the projector did not catch up")
 
 
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
 def _bytes(stored: bytes | str | None) -> bytes:
     """A reply of the bytes client, narrowed from redis-py's ``bytes | str | None``."""
     assert isinstance(stored, bytes), stored
@@ -169,6 +173,43 @@ async def test_a_crash_between_writing_and_acking_reprojects_harmlessly(
     await caught_up(heir)
     assert await read_models(host.store, [table_id]) == written
     assert (await heir.lag())["pending"] == 0
+
+
+async def test_reclaiming_takes_every_feed_page_by_page_and_forgets_the_dead_name(
+    host: TableHost, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Entries a dead projector left pending on several feeds, more than a page of them,
+    are all taken over and projected; the dead consumer's name leaves every feed's group."""
+    tables = [f"reclaim-{n}-{os.urandom(4).hex()}" for n in range(6)]
+    for table_id in tables:
+        await host.create_table(create_request(table_id))
+        await play_with_bots(host, table_id)
+    feeds = {host.store.keys(table_id).feed for table_id in tables}
+    assert len(feeds) > 1  # six random ids over four shards
+    group = f"reclaim-{os.urandom(3).hex()}"
+    dying = Projector(host.store, group=group, name="dying")
+    await dying.ensure_groups()
+
+    def no_ack(pipe: Pipeline, stream: str, group: str, *ids: Any) -> Any:
+        raise ConnectionError("the projector died before acknowledging")
+
+    with monkeypatch.context() as dying_client:
+        dying_client.setattr(Pipeline, "xack", no_ack)
+        with pytest.raises(ConnectionError):
+            await dying.step()
+    left = (await dying.lag())["pending"]
+    assert left > 2
+
+    heir = Projector(host.store, group=group, name="heir", batch=2, reclaim_idle_ms=0)
+    assert await heir.reclaim() == left
+    assert (await heir.lag())["pending"] == 0
+    for feed in feeds:
+        names = {_text(c["name"]) for c in await host.store.redis.xinfo_consumers(feed, group)}
+        assert "dying" not in names
+    await caught_up(heir)
+    for table_id in tables:
+        status = json.loads(await view_json(host.store, table_id, "status"))
+        assert status["finished"], table_id
 
 
 async def test_a_gap_is_filled_from_the_table_stream_and_old_events_change_nothing(

@@ -66,6 +66,36 @@ async def test_a_stream_is_trimmed_only_below_what_every_group_acknowledged(
     assert await trimmer.trim(stream) == 0
 
 
+async def test_the_noted_streams_are_trimmed_together_at_most_once_a_period(
+    store: EventStore, table_id: str
+) -> None:
+    """trim_due trims every noted stream whose last trim is a period old, and only
+    those: a stream trimmed just now, or never noted, keeps its entries."""
+    redis = store.redis
+    streams = [f"bw:{{trim}}:{table_id}:{n}" for n in range(3)]
+    for stream in streams:
+        added = [await redis.xadd(stream, {"n": n}) for n in range(4)]
+        await redis.xgroup_create(stream, "all", id="0")
+        await redis.xreadgroup("all", "a", {stream: ">"})
+        await redis.xack(stream, "all", *added)
+    trimmer = StreamTrimmer(redis, every_s=3600)
+    trimmer.acknowledged(streams[0])
+    trimmer.acknowledged(streams[1])
+    # Each keeps its last delivered entry (see the script), so three of four go.
+    assert await trimmer.trim_due() == 6
+    assert [len(await ids(store, stream)) for stream in streams] == [1, 1, 4]
+
+    more = await redis.xadd(streams[0], {"n": 4})
+    await redis.xreadgroup("all", "a", {streams[0]: ">"})
+    await redis.xack(streams[0], "all", more)
+    trimmer.acknowledged(streams[0])
+    assert await trimmer.trim_due() == 0  # trimmed within the hour: not yet
+    trimmer.every_s = 0
+    assert await trimmer.trim_due() == 1
+    assert await trimmer.trim_due() == 0  # nothing noted since
+    assert trimmer.removed == 7
+
+
 async def test_the_engine_service_trims_its_inbox_after_acknowledging(
     private_redis_url: str, store: EventStore, table_id: str
 ) -> None:

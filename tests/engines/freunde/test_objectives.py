@@ -13,6 +13,7 @@ from engines.core.testing import given
 from engines.freunde.content import OBJECTIVES, TILES
 from engines.freunde.engine import ENGINE
 from engines.freunde.objectives import claimable, is_met
+from engines.freunde.state import TALL_STALK
 from proto import freunde_pb2 as pb
 from tests.engines.freunde.positions import (
     DECKS,
@@ -446,3 +447,28 @@ def test_the_remembered_claimable_cards_are_worked_out_afresh_at_every_step(seat
     """``claimable`` remembers each seat's answer (derived data): at every step of random
     games it is, for every seat, the cards of its hand ``is_met`` finds met now."""
     assert sum(_claims_checked_while_playing(seats, index) for index in range(2))
+
+
+def _tall_checked_while_playing(seats: int, index: int) -> int:
+    """Play a random game, checking the garden's tall stalks before each command; how
+    many times some stalk was tall."""
+    bot = ENGINE.bots["random"](index)
+    table = Table.create(ENGINE, TableConfig(f"tall-{seats}-{index}", seats), b"tall")
+    tall_somewhere = 0
+
+    def checked(table: Table, seat: int) -> Message:
+        nonlocal tall_somewhere
+        garden = table.state.garden
+        assert garden.tall == {h: n for h, n in garden.bamboo.items() if n >= TALL_STALK}
+        tall_somewhere += bool(garden.tall)
+        return bot.choose(ENGINE, table.state, seat)
+
+    table.play(checked)
+    return tall_somewhere
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_the_tall_stalks_are_the_bamboo_of_tall_stalk_sections_or_more(seats: int) -> None:
+    """``Garden.tall`` (what gardener cards read) is kept beside ``bamboo`` by its
+    recorders: at every step of random games it is exactly the stalks of 3 or more."""
+    assert sum(_tall_checked_while_playing(seats, index) for index in range(2))

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from google.protobuf.message import Message
 
+from engines.core.contract import TableConfig
+from engines.core.play import Table
 from engines.core.rng import Rng
 from engines.core.testing import given
 from engines.freunde.engine import ENGINE
+from engines.freunde.state import ACTIONS
 from proto import freunde_pb2 as pb
 from tests.engines.freunde.positions import (
     GREEN,
@@ -299,3 +303,34 @@ def test_nothing_before_set_up() -> None:
     position = given(ENGINE)
     assert position.view(None)["stage"] == "setup" and position.view(None)["to_act"] == []
     position.when(0, end_turn()).refused("turn.not_yours")
+
+
+def _open_actions_checked_while_playing(seats: int, index: int) -> int:
+    """Play a random game, checking the turn's open actions before each command against
+    the rule read afresh; how many times an action was closed."""
+    bot = ENGINE.bots["random"](index)
+    table = Table.create(ENGINE, TableConfig(f"open-{seats}-{index}", seats), b"open")
+    closed = 0
+
+    def checked(table: Table, seat: int) -> Message:
+        nonlocal closed
+        turn = table.state.turn
+        limit = 3 if turn.weather == "sun" else 2
+        fitting = {
+            action
+            for action in ACTIONS
+            if len(turn.actions) < limit and (action not in turn.actions or turn.weather == "wind")
+        }
+        assert turn.open_actions == fitting
+        closed += len(fitting) < len(ACTIONS)
+        return bot.choose(ENGINE, table.state, seat)
+
+    table.play(checked)
+    return closed
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_the_open_actions_kept_in_the_turn_follow_the_actions_and_the_weather(seats: int) -> None:
+    """``Turn.open_actions`` (what listings read) is kept by the recorders: at every step
+    of random games it is the actions of which one more fits (Turns › step 2; sun, wind)."""
+    assert sum(_open_actions_checked_while_playing(seats, index) for index in range(2))
