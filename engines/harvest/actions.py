@@ -11,8 +11,8 @@ from engines.harvest.rules import (
     pay,
     payment_of,
     space_cost,
+    space_named,
     space_tasks,
-    spaces_in_play,
 )
 from engines.harvest.state import HarvestState
 from proto import harvest_pb2 as pb
@@ -21,17 +21,17 @@ __all__ = ["move_piece", "place_worker", "reuse_space", "reuse_task", "space_in_
 
 
 def space_in_play(state: HarvestState, space_id: str) -> Space:
-    for space in spaces_in_play(state):
-        if space.id == space_id:
-            return space
-    raise codes.SPACE_UNKNOWN()
+    space = space_named(state, space_id)
+    if space is None:
+        raise codes.SPACE_UNKNOWN()
+    return space
 
 
 def _visit(state: HarvestState, seat: int, space: Space, payment: pb.Payment) -> list[pb.Event]:
-    cost = space_cost(state, space)
+    source = f"space:{space.id}"
     return [
-        *pay(state, seat, cost, payment, f"space:{space.id}"),
-        granted(seat, f"space:{space.id}", space_tasks(state, space), new_step=True),
+        *pay(state, seat, space_cost(state, space), payment, source),
+        granted(seat, source, space_tasks(state, space), new_step=True),
     ]
 
 

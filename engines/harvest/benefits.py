@@ -9,7 +9,7 @@ from engines.core.rng import Rng
 from engines.harvest import codes
 from engines.harvest.buildings import end_game_points
 from engines.harvest.content import content
-from engines.harvest.events import granted, resolved, resources, wrap
+from engines.harvest.events import die_rolled, granted, resolved, resources
 from engines.harvest.rules import acting_step, gain
 from engines.harvest.state import HarvestState, Task
 from proto import harvest_pb2 as pb
@@ -62,7 +62,7 @@ def roll_die(seat: int, rng: Rng, again: bool = False) -> list[pb.Event]:
     (``again``) puts the new face in that same step."""
     face = forest_die().roll(rng)
     return [
-        wrap(forest_die_rolled=pb.ForestDieRolled(seat=seat, face=face)),
+        die_rolled(seat, face),
         granted(seat, "forest_die", [(f"die:{face}", 1)], new_step=not again),
     ]
 
@@ -70,19 +70,20 @@ def roll_die(seat: int, rng: Rng, again: bool = False) -> list[pb.Event]:
 def take_benefit(state: HarvestState, cmd: pb.TakeBenefit, seat: int, rng: Rng) -> list[pb.Event]:
     """Sunrise Phase 2 / Icon Reference: take one waiting benefit, in the order you choose."""
     step = acting_step(state, seat)
-    if not 0 <= cmd.task < len(step.tasks):
+    index, option = cmd.task, cmd.option
+    if not 0 <= index < len(step.tasks):
         raise codes.BENEFIT_UNKNOWN()
-    task = step.tasks[cmd.task]
+    task = step.tasks[index]
     if not is_simple(task):
         raise codes.BENEFIT_NEEDS_ACTION()
-    if cmd.option not in options_for(task):
+    if option not in options_for(task):
         raise codes.BENEFIT_BAD_OPTION()
-    done = resolved(seat, cmd.task)
+    done = resolved(seat, index)
     kind = task.kind
     if kind == "water_or_fertilizer":
-        return [done, *gain(state, seat, cmd.option, 1, "space")]
+        return [done, *gain(state, seat, option, 1, "space")]
     if kind == "remi":
-        if cmd.option == "coin":
+        if option == "coin":
             return [done, resources(seat, "remi", coins=1)]
         benefit = content().sunrise_tile(state.players[seat].sunrise)[1]
         return [done, granted(seat, "remi", [benefit], new_step=False)]

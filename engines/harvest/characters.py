@@ -5,6 +5,8 @@ The abilities themselves are data (``data/characters.json``); this module names 
 
 from __future__ import annotations
 
+from functools import cache
+
 from engines.harvest.content import TaskSpec, content
 from engines.harvest.state import Player
 
@@ -20,14 +22,21 @@ __all__ = [
 ]
 
 
+@cache
+def _having(ability: str) -> frozenset[str]:
+    """The Characters with a yes-or-no ability (read once: the listing asks for every
+    payment and build it lists)."""
+    return frozenset(name for name, rules in content().character_rules if rules.get(ability))
+
+
 def pays_with_goods(player: Player) -> bool:
     """River the Fox: Coin costs may be paid with Fertilizer, Water and Coins."""
-    return bool(content().character(player.character).get("pays_with_resources"))
+    return player.character in _having("pays_with_resources")
 
 
 def builds_free(player: Player) -> bool:
     """Floyd the Beaver: no Coin cost to build."""
-    return bool(content().character(player.character).get("builds_free"))
+    return player.character in _having("builds_free")
 
 
 def plant_discount(player: Player) -> int:
@@ -37,12 +46,12 @@ def plant_discount(player: Player) -> int:
 
 def extra_field_action(player: Player) -> bool:
     """Mick the Badger: one extra Field Action per Action-Phase turn."""
-    return bool(content().character(player.character).get("extra_field_action"))
+    return player.character in _having("extra_field_action")
 
 
 def moves_after_placement(player: Player) -> bool:
     """Jaime the Rabbit: may move a piece after all placements."""
-    return bool(content().character(player.character).get("moves_after_placement"))
+    return player.character in _having("moves_after_placement")
 
 
 def sunrise_coin_delta(player: Player) -> int:

@@ -144,25 +144,23 @@ def turn_began(state: HarvestState, e: pb.TurnBegan) -> HarvestState:
 _GRANTS: dict[bytes, tuple[int, str, tuple[Task, ...], bool, Step]] = {}
 
 
-def _grant(e: pb.TasksGranted) -> tuple[int, str, tuple[Task, ...], bool, Step]:
-    """Seat, source, tasks and new step of a grant, and the step it opens when it
-    opens one."""
-    wire = e.SerializeToString()
-    grant = _GRANTS.get(wire)
-    if grant is None:
-        tasks = tuple([_task(t.kind, t.amount) for t in e.tasks])
-        kinds = frozenset([t.kind for t in tasks])
-        step = changed(_STEP, seat=e.seat, source=e.source, tasks=tasks, mode=e.mode, kinds=kinds)
-        grant = (e.seat, e.source, tasks, e.new_step, step)
-        if len(_GRANTS) >= 4096:
-            _GRANTS.clear()
-        _GRANTS[wire] = grant
+def _grant(e: pb.TasksGranted, wire: bytes) -> tuple[int, str, tuple[Task, ...], bool, Step]:
+    """Seat, source, tasks and new step of a grant not met before (remembered by its
+    wire bytes), and the step it opens when it opens one."""
+    tasks = tuple([_task(t.kind, t.amount) for t in e.tasks])
+    kinds = frozenset([t.kind for t in tasks])
+    step = changed(_STEP, seat=e.seat, source=e.source, tasks=tasks, mode=e.mode, kinds=kinds)
+    grant = (e.seat, e.source, tasks, e.new_step, step)
+    if len(_GRANTS) >= 4096:
+        _GRANTS.clear()
+    _GRANTS[wire] = grant
     return grant
 
 
 @RECORDERS.on("tasks_granted")
 def tasks_granted(state: HarvestState, e: pb.TasksGranted) -> HarvestState:
-    seat, source, tasks, new_step, step = _grant(e)
+    wire = e.SerializeToString()
+    seat, source, tasks, new_step, step = _GRANTS.get(wire) or _grant(e, wire)
     if source == "mick":
         state = _player(state, seat, mick_used=True)
     if new_step or not state.steps:
@@ -176,13 +174,16 @@ def task_resolved(state: HarvestState, e: pb.TaskResolved) -> HarvestState:
     index, used = e.task, e.used
     tasks = list(top.tasks)
     task = tasks[index]
-    used_now = top.used | {used} if used else top.used
     if task.kind in COUNTED and task.amount > 1:
         # One use of several: the step's task kinds stay the same.
         tasks[index] = _task(task.kind, task.amount - 1)
-        return _top(state, tasks=tuple(tasks), used=used_now)
-    del tasks[index]
-    return _top_tasks(state, tuple(tasks), used=used_now)
+        kinds = top.kinds
+    else:
+        del tasks[index]
+        kinds = frozenset([t.kind for t in tasks])
+    used_now = top.used | {used} if used else top.used
+    top = changed(top, tasks=tuple(tasks), kinds=kinds, used=used_now)
+    return changed(state, steps=(*state.steps[:-1], top))
 
 
 # The player's fields a resources change moves, by the event's field names (the seed
@@ -190,23 +191,48 @@ def task_resolved(state: HarvestState, e: pb.TaskResolved) -> HarvestState:
 _SUPPLY = frozenset({"coins", "water", "bucket", "fertilizer", "points", "rerolls"})
 _SEED_INDEX = {"wheat": 0, "strawberry": 1, "blueberry": 2, "pumpkin": 3}
 
+# What a resources change moves, by its wire bytes: the seat, the supply fields with
+# their deltas and the seed slots with theirs. A game makes the same few changes again
+# and again, and reading each set field by name was the costliest recording (profiled).
+_Change = tuple[int, tuple[tuple[str, int], ...], tuple[tuple[int, int], ...]]
+_CHANGES: dict[bytes, _Change] = {}
+
+
+def _change(e: pb.ResourcesChanged) -> _Change:
+    wire = e.SerializeToString()
+    change = _CHANGES.get(wire)
+    if change is None:
+        supply: list[tuple[str, int]] = []
+        seeds: list[tuple[int, int]] = []
+        for field, delta in e.ListFields():
+            name = field.name
+            if name in _SUPPLY:
+                supply.append((name, delta))
+            elif name in _SEED_INDEX:
+                seeds.append((_SEED_INDEX[name], delta))
+        change = (e.seat, tuple(supply), tuple(seeds))
+        if len(_CHANGES) >= 4096:
+            _CHANGES.clear()
+        _CHANGES[wire] = change
+    return change
+
 
 @RECORDERS.on("resources_changed")
 def resources_changed(state: HarvestState, e: pb.ResourcesChanged) -> HarvestState:
-    seat = e.seat
+    seat, supply, seed_deltas = _change(e)
     p = state.players[seat]
     changes: dict[str, object] = {}
-    seeds: list[int] = []
-    for field, delta in e.ListFields():
-        name = field.name
-        if name in _SUPPLY:
-            changes[name] = getattr(p, name) + delta
-        elif name in _SEED_INDEX:
-            seeds = seeds or list(p.seeds)
-            seeds[_SEED_INDEX[name]] += delta
-    if seeds:
+    for name, delta in supply:
+        changes[name] = getattr(p, name) + delta
+    if seed_deltas:
+        seeds = list(p.seeds)
+        for index, delta in seed_deltas:
+            seeds[index] += delta
         changes["seeds"] = tuple(seeds)
-    return _player(state, seat, **changes)
+    # _seat, spelled out: recorded on most commands.
+    players = list(state.players)
+    players[seat] = changed(p, **changes)
+    return changed(state, players=tuple(players))
 
 
 @RECORDERS.on("worker_placed")
@@ -216,7 +242,9 @@ def worker_placed(state: HarvestState, e: pb.WorkerPlaced) -> HarvestState:
     if seat < 0:
         return changed(state, placements=placements, gairy_pieces=state.gairy_pieces - 1)
     p = state.players[seat]
-    return _seat(state, seat, changed(p, pieces=p.pieces - 1), placements=placements, awaiting="")
+    players = list(state.players)
+    players[seat] = changed(p, pieces=p.pieces - 1)
+    return changed(state, players=tuple(players), placements=placements, awaiting="")
 
 
 @RECORDERS.on("crop_placed")

@@ -21,6 +21,7 @@ from engines.core.polyomino import Cell, Shape
 from engines.harvest.actions import REUSES, reuse_task
 from engines.harvest.benefits import is_simple, options_for
 from engines.harvest.buildings import repeatable
+from engines.harvest.characters import builds_free
 from engines.harvest.content import content
 from engines.harvest.events import cell_numbers
 from engines.harvest.fields import (
@@ -37,9 +38,10 @@ from engines.harvest.rules import (
     SEED_FIELDS,
     Purse,
     bucket_track,
+    capped,
     is_open,
     payments,
-    priced_spaces,
+    priced_spaces_of,
     purse,
     purse_payments,
     space_cost,
@@ -55,8 +57,8 @@ from engines.harvest.workshop import (
     UPGRADE_TASKS,
     action_price,
     allowing,
-    build_cost,
     build_sites,
+    row_cost,
 )
 from proto import harvest_pb2 as pb
 
@@ -139,7 +141,13 @@ def draft_picks(state: HarvestState, seat: int) -> Iterator[pb.DraftPick]:
 
 
 def choose_sunrises(state: HarvestState, seat: int) -> list[pb.ChooseSunrise]:
-    return [pb.ChooseSunrise(tile=tile) for tile in state.display]
+    return [_sunrise_choice(tile) for tile in state.display]
+
+
+@cache
+def _sunrise_choice(tile: int) -> pb.ChooseSunrise:
+    """One choice of Sunrise tile, built once (shared bodies)."""
+    return pb.ChooseSunrise(tile=tile)
 
 
 @lru_cache(maxsize=8192)
@@ -159,10 +167,22 @@ def place_workers(state: HarvestState, seat: int) -> list[pb.PlaceWorker]:
     held = purse(state.players[seat])
     closed = {space for space, _ in state.placements}
     listed: list[pb.PlaceWorker] = []
-    for space, cost in priced_spaces(state):
-        if space.always_open or space.id not in closed:
-            listed += _placings(space.id, cost, held)
+    for space, always_open, cost in _space_costs(
+        state.market_large, state.market_small, state.round
+    ):
+        if always_open or space not in closed:
+            listed += _placings(space, cost, held)
     return listed
+
+
+@lru_cache(maxsize=256)
+def _space_costs(
+    market_large: str, market_small: str, round_: int
+) -> tuple[tuple[str, bool, int], ...]:
+    """The spaces in play as (id, always open, cost), remembered by market and round:
+    the listing reads them for every placement."""
+    priced = priced_spaces_of(market_large, market_small, round_)
+    return tuple((space.id, space.always_open, cost) for space, cost in priced)
 
 
 def move_pieces(state: HarvestState, seat: int) -> Iterator[pb.MovePiece]:
@@ -190,13 +210,19 @@ def take_benefits(state: HarvestState, seat: int) -> tuple[pb.TakeBenefit, ...]:
 
 @lru_cache(maxsize=4096)
 def _benefits(tasks: tuple[Task, ...]) -> tuple[pb.TakeBenefit, ...]:
-    """The benefits of a step's tasks, built once (shared bodies)."""
+    """The benefits of a step's tasks (shared bodies)."""
     return tuple(
-        pb.TakeBenefit(task=index, option=option)
+        _taking(index, option)
         for index, task in enumerate(tasks)
         if is_simple(task)
         for option in options_for(task)
     )
+
+
+@cache
+def _taking(task: int, option: str) -> pb.TakeBenefit:
+    """One benefit taken, built once (few: a step holds a few tasks)."""
+    return pb.TakeBenefit(task=task, option=option)
 
 
 def rerolls(state: HarvestState, seat: int) -> Iterable[pb.RerollDie]:
@@ -209,19 +235,27 @@ def rerolls(state: HarvestState, seat: int) -> Iterable[pb.RerollDie]:
 def purchases(state: HarvestState, seat: int) -> Iterable[pb.Purchase]:
     if "purchase" not in state.steps[-1].kinds:
         return NONE
-    held = purse(state.players[seat])
-    return [
-        purchase
-        for item in ITEMS
-        if purchase_refusal(state, seat, item) is None
-        for purchase in _buyings(item, held)
-    ]
+    items = tuple([item for item in ITEMS if purchase_refusal(state, seat, item) is None])
+    return _store(items, purse(state.players[seat]))
+
+
+@lru_cache(maxsize=4096)
+def _store(items: tuple[str, ...], held: Purse) -> tuple[pb.Purchase, ...]:
+    """The purchases of these items for what the player holds (remembered: one question
+    a listing rather than one an item)."""
+    return tuple(purchase for item in items for purchase in _buyings(item, held))
 
 
 def field_actions(state: HarvestState, seat: int) -> Iterable[pb.FieldAction]:
     if "field" not in state.steps[-1].kinds:
         return NONE
-    return [pb.FieldAction(kind=kind) for kind in FIELD_KINDS]
+    return _field_actions()
+
+
+@cache
+def _field_actions() -> tuple[pb.FieldAction, ...]:
+    """The three Field Actions, built once (shared bodies: the kit copies the one picked)."""
+    return tuple(pb.FieldAction(kind=kind) for kind in FIELD_KINDS)
 
 
 def upgrade_buckets(state: HarvestState, seat: int) -> Iterable[pb.UpgradeBucket]:
@@ -232,8 +266,13 @@ def upgrade_buckets(state: HarvestState, seat: int) -> Iterable[pb.UpgradeBucket
     player = state.players[seat]
     if index < 0 or bucket_track().room(player.bucket) <= 0:
         return NONE
-    price = action_price(kind, "upgrade_bucket")
-    return [pb.UpgradeBucket(payment=payment) for payment in payments(player, price)]
+    return _bucket_upgrades(purse(player), action_price(kind, "upgrade_bucket"))
+
+
+@lru_cache(maxsize=1024)
+def _bucket_upgrades(held: Purse, price: int) -> tuple[pb.UpgradeBucket, ...]:
+    """The Bucket upgrades for what the player holds, built once (shared bodies)."""
+    return tuple(pb.UpgradeBucket(payment=payment) for payment in purse_payments(held, price))
 
 
 def clear_lands(state: HarvestState, seat: int) -> Iterable[pb.ClearLand]:
@@ -244,7 +283,8 @@ def clear_lands(state: HarvestState, seat: int) -> Iterable[pb.ClearLand]:
     if index < 0:
         return NONE
     player = state.players[seat]
-    return _clearings(player.forests, action_price(kind, "clear_land"), purse(player))
+    cost = action_price(kind, "clear_land")
+    return _clearings(player.forests, cost, capped(purse(player), cost))
 
 
 @lru_cache(maxsize=4096)
@@ -264,25 +304,31 @@ def builds(state: HarvestState, seat: int) -> Iterable[pb.Build]:
     if step.kinds.isdisjoint(BUILD_TASKS) or allowing(step, BUILD_TASKS, "build")[0] < 0:
         return NONE
     player = state.players[seat]
-    held, sites = purse(player), build_sites(player)
-    return [
-        body
-        for slot, building in enumerate(state.workshop)
-        if building
-        for body in _buildings(slot, build_cost(state, player, slot), held, sites)
-    ]
+    return _builds(state.workshop, builds_free(player), purse(player), build_sites(player))
 
 
 @lru_cache(maxsize=4096)
-def _buildings(slot: int, cost: int, held: Purse, sites: tuple[Cell, ...]) -> tuple[pb.Build, ...]:
-    """Every Build from one Workshop slot, built once (shared bodies)."""
+def _builds(
+    workshop: tuple[str, ...], free: bool, held: Purse, sites: tuple[Cell, ...]
+) -> tuple[pb.Build, ...]:
+    """Every Build for this Workshop and farm (remembered: one question a listing
+    rather than one a slot), slot by slot, each payment on each site."""
     grid = content().grid
     cells = [grid.index(site) for site in sites]
     return tuple(
-        pb.Build(slot=slot, cell=cell, payment=payment)
-        for payment in purse_payments(held, cost)
+        _building(slot, cell, payment.coins, payment.water, payment.fertilizer)
+        for slot, building in enumerate(workshop)
+        if building
+        for payment in purse_payments(held, row_cost(slot, free))
         for cell in cells
     )
+
+
+@lru_cache(maxsize=8192)
+def _building(slot: int, cell: int, coins: int, water: int, fertilizer: int) -> pb.Build:
+    """One Build, built once: the sites change with every farm, the bodies recur."""
+    payment = pb.Payment(coins=coins, water=water, fertilizer=fertilizer)
+    return pb.Build(slot=slot, cell=cell, payment=payment)
 
 
 def trades(state: HarvestState, seat: int) -> Iterable[pb.Trade]:
@@ -325,10 +371,16 @@ def upgrade_seeds(state: HarvestState, seat: int) -> Iterable[pb.UpgradeSeed]:
     if "seed_upgrade" not in state.steps[-1].kinds:
         return NONE
     return [
-        pb.UpgradeSeed(seed=seed)
+        _seed_upgrade(seed)
         for seed in SEED_FIELDS
         if seed_upgrade_refusal(state, seat, seed) is None
     ]
+
+
+@cache
+def _seed_upgrade(seed: str) -> pb.UpgradeSeed:
+    """One Seed's upgrade, built once (shared bodies)."""
+    return pb.UpgradeSeed(seed=seed)
 
 
 def reuse_spaces(state: HarvestState, seat: int) -> Iterable[pb.ReuseSpace]:
@@ -364,8 +416,15 @@ def plant_seeds(state: HarvestState, seat: int) -> Iterable[pb.PlantSeed]:
 
 @lru_cache(maxsize=4096)
 def _plantings(seed: str, spots: tuple[Shape, ...]) -> tuple[pb.PlantSeed, ...]:
-    """The plantings of a seed on these spots, built once (shared bodies)."""
-    return tuple(pb.PlantSeed(seed=seed, cells=cell_numbers(spot)) for spot in spots)
+    """The plantings of a seed on these spots (shared bodies)."""
+    return tuple([_planting(seed, spot) for spot in spots])
+
+
+@lru_cache(maxsize=8192)
+def _planting(seed: str, spot: Shape) -> pb.PlantSeed:
+    """One planting, built once: a spot recurs on the next turns and on other farms,
+    while the set of spots changes with every crop planted."""
+    return pb.PlantSeed(seed=seed, cells=cell_numbers(spot))
 
 
 def tend_crops(state: HarvestState, seat: int) -> Iterable[pb.TendCrop]:

@@ -23,6 +23,7 @@ __all__ = [
     "SEED_FIELDS",
     "acting_step",
     "bucket_track",
+    "capped",
     "empty_cells",
     "fertilizer_track",
     "gain",
@@ -31,10 +32,12 @@ __all__ = [
     "payment_of",
     "payments",
     "priced_spaces",
+    "priced_spaces_of",
     "purse",
     "purse_payments",
     "seed_count",
     "space_cost",
+    "space_named",
     "space_tasks",
     "spaces_in_play",
     "supply_left",
@@ -61,7 +64,13 @@ def fertilizer_track() -> Track:
 
 def water_track(player: Player) -> Track:
     """Farm Board › Water: always below the Bucket marker."""
-    return Track(0, player.bucket - 1)
+    return _water_track(player.bucket)
+
+
+@cache
+def _water_track(bucket: int) -> Track:
+    # One track per Bucket size (a few): gains and the Store ask on every fill.
+    return Track(0, bucket - 1)
 
 
 def seed_count(player: Player, seed: str) -> int:
@@ -74,13 +83,23 @@ def supply_left(state: HarvestState, piece: str) -> int:
     ``piece`` is a seed name, ``bush`` (a blueberry seed is a Bush tile) or
     ``berry`` (a Blueberry crop on a bush).
     """
-    c = content()
     seeds, tiles, berries = _held(state.players)
-    if piece in ("blueberry", "bush"):
-        return c.bush_supply - seeds[2] - tiles.get("bush", 0)
     if piece == "berry":
-        return c.crop("blueberry").supply - berries
-    return c.crop(piece).supply - seeds[SEED_FIELDS.index(piece)] - tiles.get(piece, 0)
+        return content().crop("blueberry").supply - berries
+    supply, seed, tile = _pieces()[piece]
+    return supply - seeds[seed] - tiles.get(tile, 0)
+
+
+@cache
+def _pieces() -> dict[str, tuple[int, int, str]]:
+    """Each Seed's (and the Bush's) Supply, its Seed slot and the tile it is planted as
+    (read once: the Store asks for every Seed it lists)."""
+    c = content()
+    pieces = {seed: (c.crop(seed).supply, index, seed) for index, seed in enumerate(SEED_FIELDS)}
+    # A Blueberry seed is a Bush tile: both come out of the Bush supply.
+    bush = (c.bush_supply, SEED_FIELDS.index("blueberry"), "bush")
+    pieces["blueberry"] = pieces["bush"] = bush
+    return pieces
 
 
 # What the players hold, for the last players tuple seen (held, so its id stays its own):
@@ -116,28 +135,26 @@ def gain(state: HarvestState, seat: int, kind: str, amount: int, reason: str) ->
     and seeds at what the Supply holds; a gain of nothing records no event.
     """
     p = state.players[seat]
-    delta: dict[str, int] = {}
     if kind == "coin":
-        delta["coins"] = amount
+        field, gained = "coins", amount
     elif kind == "points":
-        delta["points"] = amount
+        field, gained = "points", amount
     elif kind == "water":
-        delta["water"] = min(amount, water_track(p).room(p.water))
+        field, gained = "water", min(amount, water_track(p).room(p.water))
     elif kind == "fertilizer":
-        delta["fertilizer"] = min(amount, fertilizer_track().room(p.fertilizer))
+        field, gained = "fertilizer", min(amount, fertilizer_track().room(p.fertilizer))
     elif kind == "fill_bucket":
-        delta["water"] = water_track(p).room(p.water)
+        field, gained = "water", water_track(p).room(p.water)
     elif kind == "upgrade_bucket":
-        delta["bucket"] = min(amount, bucket_track().room(p.bucket))
+        field, gained = "bucket", min(amount, bucket_track().room(p.bucket))
     elif kind == "reroll":
-        delta["rerolls"] = min(amount, REROLL_TRACK.room(p.rerolls))
+        field, gained = "rerolls", min(amount, REROLL_TRACK.room(p.rerolls))
     elif kind.startswith("seed:"):
-        seed = kind.removeprefix("seed:")
-        delta[seed] = min(amount, supply_left(state, seed))
+        field = kind.removeprefix("seed:")
+        gained = min(amount, supply_left(state, field))
     else:
         raise ValueError(f"not a simple gain: {kind}")
-    delta = {k: v for k, v in delta.items() if v > 0}
-    return [resources(seat, reason, **delta)] if delta else []
+    return [resources(seat, reason, **{field: gained})] if gained > 0 else []
 
 
 def acting_step(state: HarvestState, seat: int) -> Step:
@@ -158,6 +175,17 @@ def _spaces_in_play(market_large: str, market_small: str) -> tuple[Space, ...]:
     return tuple(s for s in content().spaces if not s.market or s.id in market)
 
 
+def space_named(state: HarvestState, space_id: str) -> Space | None:
+    """The action space in play with this id, if any."""
+    return _spaces_by_id(state.market_large, state.market_small).get(space_id)
+
+
+@cache
+def _spaces_by_id(market_large: str, market_small: str) -> dict[str, Space]:
+    # Cached with the spaces in play: every placement looks its space up.
+    return {space.id: space for space in _spaces_in_play(market_large, market_small)}
+
+
 def is_open(state: HarvestState, space: Space) -> bool:
     """Action Phase › Open: no piece on it, or an always-open (infinity) space."""
     return space.always_open or space.id not in dict(state.placements)
@@ -176,15 +204,15 @@ def _price_tag(space: Space, market_large: str, market_small: str, round_: int) 
 
 def priced_spaces(state: HarvestState) -> tuple[tuple[Space, int], ...]:
     """The action spaces in play, each with its ``space_cost``."""
-    return _priced_spaces(state.market_large, state.market_small, state.round)
+    return priced_spaces_of(state.market_large, state.market_small, state.round)
 
 
 @lru_cache(maxsize=256)
-def _priced_spaces(
+def priced_spaces_of(
     market_large: str, market_small: str, round_: int
 ) -> tuple[tuple[Space, int], ...]:
-    # Cached (derived from the market and the round, which is all the costs read):
-    # listing the placements asks for every space's cost on every placement.
+    """``priced_spaces`` for the market's top tiles and the round, which is all the
+    costs read (cached: the listing of placements asks for every space's cost)."""
     return tuple(
         (space, _price_tag(space, market_large, market_small, round_))
         for space in _spaces_in_play(market_large, market_small)
@@ -207,6 +235,14 @@ def purse(player: Player) -> Purse:
         return player.coins, player.water, player.fertilizer, True
     # Only Coins pay: one purse per Coin count, so the bodies built for it are shared more.
     return player.coins, 0, 0, False
+
+
+def capped(held: Purse, cost: int) -> Purse:
+    """What of ``held`` can go towards a Coin cost of at most ``cost`` (each good capped
+    at it): the ways to pay such a cost are the same for both, so listings remembered
+    by the capped purse are shared by every player who holds enough."""
+    coins, water, fertilizer, goods = held
+    return min(coins, cost), min(water, cost), min(fertilizer, cost), goods
 
 
 def payments(player: Player, cost: int) -> Sequence[pb.Payment]:
@@ -265,29 +301,19 @@ def pay(
 ) -> list[pb.Event]:
     """Pay a Coin cost as given; refuses a wrong sum or a payment the player cannot make."""
     player = state.players[seat]
-    if payment.coins < 0 or payment.water < 0 or payment.fertilizer < 0:
+    # Each field read once: a message's fields are read through its wrapper.
+    coins, water, fertilizer = payment.coins, payment.water, payment.fertilizer
+    if coins < 0 or water < 0 or fertilizer < 0:
         raise codes.PAYMENT_INVALID()
-    if (payment.water or payment.fertilizer) and not pays_with_goods(player):
+    if (water or fertilizer) and not pays_with_goods(player):
         raise codes.PAYMENT_COINS_ONLY()
-    if payment.coins + payment.water + payment.fertilizer != max(cost, 0):
+    if coins + water + fertilizer != max(cost, 0):
         raise codes.PAYMENT_WRONG_AMOUNT(cost=max(cost, 0))
-    if (
-        payment.coins > player.coins
-        or payment.water > player.water
-        or payment.fertilizer > player.fertilizer
-    ):
+    if coins > player.coins or water > player.water or fertilizer > player.fertilizer:
         raise codes.PAYMENT_CANNOT_AFFORD()
     if cost <= 0:
         return []
-    return [
-        resources(
-            seat,
-            reason,
-            coins=-payment.coins,
-            water=-payment.water,
-            fertilizer=-payment.fertilizer,
-        )
-    ]
+    return [resources(seat, reason, coins=-coins, water=-water, fertilizer=-fertilizer)]
 
 
 def empty_cells(player: Player) -> frozenset[Cell]:

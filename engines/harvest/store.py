@@ -37,11 +37,14 @@ def purchase_refusal(state: HarvestState, seat: int, item: str) -> RuleViolation
     if item not in ITEMS:
         return codes.PURCHASE_UNKNOWN()
     player = state.players[seat]
-    if item == "fertilizer" and fertilizer_track().room(player.fertilizer) <= 0:
-        return codes.PURCHASE_FERTILIZER_FULL()
-    if item == "fill_bucket" and water_track(player).room(player.water) <= 0:
-        return codes.PURCHASE_BUCKET_FULL()
-    if item in content().seeds and supply_left(state, item) < 1:
+    if item == "fertilizer":
+        full = fertilizer_track().room(player.fertilizer) <= 0
+        return codes.PURCHASE_FERTILIZER_FULL() if full else None
+    if item == "fill_bucket":
+        full = water_track(player).room(player.water) <= 0
+        return codes.PURCHASE_BUCKET_FULL() if full else None
+    # Every other item is a Seed.
+    if supply_left(state, item) < 1:
         return codes.SUPPLY_EMPTY(piece=item)
     return None
 
@@ -57,10 +60,12 @@ def purchase(state: HarvestState, cmd: pb.Purchase, seat: int) -> list[pb.Event]
         raise refused
     paid = pay(state, seat, item_price(cmd.item), payment_of(cmd), "general_store")
     kind = cmd.item if cmd.item in ("fertilizer", "fill_bucket") else f"seed:{cmd.item}"
-    # River may pay for the fill with Water, so the fill is measured after paying.
+    # River may pay for the fill with Water, so the fill is measured after paying (no
+    # other gain depends on it: Fertilizer had room before, and Seeds are not paid).
     after = state
-    for event in paid:
-        after = evolve(after, event)
+    if cmd.item == "fill_bucket":
+        for event in paid:
+            after = evolve(after, event)
     return [
         resolved(seat, kinds.index("purchase")),
         *paid,

@@ -7,7 +7,7 @@ from engines.core.rng import Rng
 from engines.harvest import codes
 from engines.harvest.characters import sunrise_coin_delta, sunrise_tasks
 from engines.harvest.content import TaskSpec, content
-from engines.harvest.events import granted, wrap
+from engines.harvest.events import granted, sunrise_taken, wrap
 from engines.harvest.state import HarvestState
 from proto import harvest_pb2 as pb
 
@@ -36,7 +36,7 @@ def choose_sunrise(state: HarvestState, cmd: pb.ChooseSunrise, seat: int) -> lis
     if cmd.tile not in state.display:
         raise codes.SUNRISE_NOT_IN_DISPLAY()
     return [
-        wrap(sunrise_taken=pb.SunriseTaken(seat=seat, tile=cmd.tile)),
+        sunrise_taken(seat, cmd.tile),
         granted(seat, "sunrise", sunrise_benefits(state, seat, cmd.tile), new_step=True),
     ]
 

@@ -9,7 +9,7 @@ from it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import asdict
+from dataclasses import fields
 
 from engines.core.rng import Rng
 from engines.harvest.buildings import end_game_tasks
@@ -21,7 +21,7 @@ from engines.harvest.gairy import gairy_turn
 from engines.harvest.rules import phase_order
 from engines.harvest.scoring import final_scores, winners
 from engines.harvest.setup import reveal_starts
-from engines.harvest.state import HarvestState
+from engines.harvest.state import FinalScore, HarvestState
 from engines.harvest.sunrise import reveal_sunrise
 from engines.harvest.sunset import sunset
 from proto import harvest_pb2 as pb
@@ -43,17 +43,14 @@ def _next_in(order: tuple[int, ...], position: int, wants: Callable[[int], bool]
     return None
 
 
-def _has_pieces(state: HarvestState, seat: int) -> bool:
-    return state.gairy_pieces > 0 if seat < 0 else state.players[seat].pieces > 0
-
-
 def _action_turn(state: HarvestState, rng: Rng) -> list[pb.Event]:
     """Action Phase: turns go round in Sunrise order until every piece is placed."""
     order, position = _after(state, "actions")
-    seat = _next_in(order, position, lambda s: _has_pieces(state, s))
-    if seat is None:
-        seat = _next_in(order, -1, lambda s: _has_pieces(state, s))
-    if seat is None:
+    # The next seat round the order with a piece left.
+    for seat in (*order[position + 1 :], *order[: position + 1]):
+        if (state.gairy_pieces if seat < 0 else state.players[seat].pieces) > 0:
+            break
+    else:
         return _jaime_turn(state, rng)
     began = turn_began("actions", seat)
     if seat >= 0:
@@ -83,6 +80,11 @@ def _sunset(state: HarvestState, rng: Rng) -> list[pb.Event]:
     return sunset(state, rng)
 
 
+# A final score's parts, named as on the wire (read field by field: dataclasses.asdict
+# copies each value through deepcopy).
+_SCORED = tuple(f.name for f in fields(FinalScore))
+
+
 def _game_end(state: HarvestState) -> list[pb.Event]:
     """Game End 1: each player in Sunrise order resolves their "End Game" buildings."""
     order, position = _after(state, "game_end")
@@ -92,7 +94,7 @@ def _game_end(state: HarvestState) -> list[pb.Event]:
         return [
             wrap(
                 game_finished=pb.GameFinished(
-                    scores=[pb.FinalScore(**asdict(s)) for s in scores],
+                    scores=[pb.FinalScore(**{n: getattr(s, n) for n in _SCORED}) for s in scores],
                     winners=winners(scores),
                 )
             )

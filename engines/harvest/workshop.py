@@ -11,7 +11,14 @@ from engines.harvest import codes
 from engines.harvest.benefits import roll_die
 from engines.harvest.characters import builds_free
 from engines.harvest.content import content
-from engines.harvest.events import cell_numbers, granted, resolved, resources, wrap
+from engines.harvest.events import (
+    cell_numbers,
+    granted,
+    land_cleared,
+    resolved,
+    resources,
+    wrap,
+)
 from engines.harvest.rules import acting_step, bucket_track, forest_blocks, pay, payment_of
 from engines.harvest.state import HarvestState, Player, Step
 from proto import harvest_pb2 as pb
@@ -27,6 +34,7 @@ __all__ = [
     "build_sites",
     "clear_land",
     "draw_building",
+    "row_cost",
     "upgrade_bucket",
     "workshop_slot",
 ]
@@ -105,14 +113,7 @@ def clear_land(state: HarvestState, cmd: pb.ClearLand, seat: int, rng: Rng) -> l
     events = [
         resolved(seat, index, "clear" if kind == "workshop" else ""),
         *pay(state, seat, price, payment_of(cmd), "clear_land"),
-        wrap(
-            land_cleared=pb.LandCleared(
-                seat=seat,
-                forest=cmd.forest,
-                building=draw_building(state, rng),
-                slot=workshop_slot(state),
-            )
-        ),
+        land_cleared(seat, cmd.forest, draw_building(state, rng), workshop_slot(state)),
     ]
     if kind in ("clear_land", "workshop"):
         events += roll_die(seat, rng)
@@ -121,9 +122,12 @@ def clear_land(state: HarvestState, cmd: pb.ClearLand, seat: int, rng: Rng) -> l
 
 def build_cost(state: HarvestState, player: Player, slot: int) -> int:
     """The Workshop row's cost; Floyd the Beaver builds for free."""
-    if builds_free(player):
-        return 0
-    return content().workshop_slot_costs[slot]
+    return row_cost(slot, builds_free(player))
+
+
+def row_cost(slot: int, free: bool) -> int:
+    """What building from a Workshop slot costs: its row's Coins, nothing when free."""
+    return 0 if free else content().workshop_slot_costs[slot]
 
 
 def build_sites(player: Player) -> tuple[Cell, ...]:
