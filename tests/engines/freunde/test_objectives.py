@@ -3,17 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from google.protobuf.message import Message
 
 from engines.core import hexgrid
-from engines.core.contract import TableConfig
 from engines.core.hexgrid import Hex
-from engines.core.play import Table
-from engines.core.testing import given
+from engines.core.testing import given, play_random_game
 from engines.freunde.content import OBJECTIVES, TILES
 from engines.freunde.engine import ENGINE
 from engines.freunde.objectives import claimable, is_met
-from engines.freunde.state import TALL_STALK
+from engines.freunde.state import TALL_STALK, FreundeState
 from proto import freunde_pb2 as pb
 from tests.engines.freunde.positions import (
     DECKS,
@@ -425,20 +422,16 @@ def test_every_gardener_card_is_completed_by_its_towers(card: int) -> None:
 def _claims_checked_while_playing(seats: int, index: int) -> int:
     """Play a random game, checking every seat's claimable cards before each command;
     how many times some seat had a card met."""
-    bot = ENGINE.bots["random"](index)
-    table = Table.create(ENGINE, TableConfig(f"claims-{seats}-{index}", seats), b"claims")
     met_somewhere = 0
 
-    def checked(table: Table, seat: int) -> Message:
+    def check(state: FreundeState) -> None:
         nonlocal met_somewhere
-        state = table.state
         for someone, player in enumerate(state.players):
             met = tuple(card for card in player.hand if is_met(state, someone, card))
             assert claimable(state, someone) == met
             met_somewhere += bool(met)
-        return bot.choose(ENGINE, state, seat)
 
-    table.play(checked)
+    play_random_game(ENGINE, seats, index, invariants=check)
     return met_somewhere
 
 
@@ -452,18 +445,15 @@ def test_the_remembered_claimable_cards_are_worked_out_afresh_at_every_step(seat
 def _tall_checked_while_playing(seats: int, index: int) -> int:
     """Play a random game, checking the garden's tall stalks before each command; how
     many times some stalk was tall."""
-    bot = ENGINE.bots["random"](index)
-    table = Table.create(ENGINE, TableConfig(f"tall-{seats}-{index}", seats), b"tall")
     tall_somewhere = 0
 
-    def checked(table: Table, seat: int) -> Message:
+    def check(state: FreundeState) -> None:
         nonlocal tall_somewhere
-        garden = table.state.garden
+        garden = state.garden
         assert garden.tall == {h: n for h, n in garden.bamboo.items() if n >= TALL_STALK}
         tall_somewhere += bool(garden.tall)
-        return bot.choose(ENGINE, table.state, seat)
 
-    table.play(checked)
+    play_random_game(ENGINE, seats, index, invariants=check)
     return tall_somewhere
 
 

@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from google.protobuf.message import Message
 
-from engines.core.contract import TableConfig
-from engines.core.play import Table
 from engines.core.rng import Rng
-from engines.core.testing import given
+from engines.core.testing import given, play_random_game
 from engines.freunde.engine import ENGINE
-from engines.freunde.state import ACTIONS
+from engines.freunde.state import ACTIONS, FreundeState
 from proto import freunde_pb2 as pb
 from tests.engines.freunde.positions import (
     GREEN,
@@ -308,13 +305,11 @@ def test_nothing_before_set_up() -> None:
 def _open_actions_checked_while_playing(seats: int, index: int) -> int:
     """Play a random game, checking the turn's open actions before each command against
     the rule read afresh; how many times an action was closed."""
-    bot = ENGINE.bots["random"](index)
-    table = Table.create(ENGINE, TableConfig(f"open-{seats}-{index}", seats), b"open")
     closed = 0
 
-    def checked(table: Table, seat: int) -> Message:
+    def check(state: FreundeState) -> None:
         nonlocal closed
-        turn = table.state.turn
+        turn = state.turn
         limit = 3 if turn.weather == "sun" else 2
         fitting = {
             action
@@ -323,9 +318,8 @@ def _open_actions_checked_while_playing(seats: int, index: int) -> int:
         }
         assert turn.open_actions == fitting
         closed += len(fitting) < len(ACTIONS)
-        return bot.choose(ENGINE, table.state, seat)
 
-    table.play(checked)
+    play_random_game(ENGINE, seats, index, invariants=check)
     return closed
 
 
