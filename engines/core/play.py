@@ -83,8 +83,10 @@ class Table:
 
     def execute(self, seat: int, command: Message) -> list[Message]:
         """Decide and apply; raises ``RuleViolation`` and then changes nothing."""
-        version = self.version
-        events, self.state = self.engine.decided(self.state, command, seat, self.rng())
+        # self.version and self.rng(), spelled out: run for every command played.
+        version = len(self.events)
+        rng = Rng(self.seed, self.config.table_id, version)
+        events, self.state = self.engine.decided(self.state, command, seat, rng)
         self.events.extend(events)
         self.commands.append(CommandRecord(seat, version, command, tuple(events)))
         return events

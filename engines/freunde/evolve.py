@@ -229,10 +229,9 @@ def irrigation_placed(state: FreundeState, e: pb.IrrigationPlaced) -> FreundeSta
 
 @RECORDERS.on("gardener_moved")
 def gardener_moved(state: FreundeState, e: pb.GardenerMoved) -> FreundeState:
+    to = e.to
     return changed(
-        state,
-        garden=changed(state.garden, gardener=wire.hex_of(e.to)),
-        turn=_acting(state, "gardener"),
+        state, garden=changed(state.garden, gardener=(to.q, to.r)), turn=_acting(state, "gardener")
     )
 
 
@@ -240,7 +239,8 @@ def gardener_moved(state: FreundeState, e: pb.GardenerMoved) -> FreundeState:
 def panda_moved(state: FreundeState, e: pb.PandaMoved) -> FreundeState:
     """By the storm (the weather's effect) or as the Panda action."""
     turn = changed(state.turn, weather_used=True) if e.by_storm else _acting(state, "panda")
-    return changed(state, garden=changed(state.garden, panda=wire.hex_of(e.to)), turn=turn)
+    to = e.to
+    return changed(state, garden=changed(state.garden, panda=(to.q, to.r)), turn=turn)
 
 
 @RECORDERS.on("bamboo_eaten")

@@ -20,6 +20,7 @@ from engines.freunde.state import IMPROVEMENTS, POND, WEATHERS, FreundeState
 from proto import freunde_pb2 as pb
 
 __all__ = [
+    "WAITING_WEATHERS",
     "WEATHER_DIE",
     "choosable_weathers",
     "choose_weather",
@@ -41,12 +42,13 @@ __all__ = [
 
 WEATHER_DIE: Die[str] = Die(WEATHERS)
 
-_WAITING = frozenset({"rain", "storm", "clouds", "question"})
+# The weathers whose effect waits for the player's choice (the flow's weather stage).
+WAITING_WEATHERS = frozenset({"rain", "storm", "clouds", "question"})
 
 
 def weather_pending(state: FreundeState) -> bool:
     """Whether this turn's weather still waits for the player's choice."""
-    return not state.turn.weather_used and state.turn.weather in _WAITING
+    return not state.turn.weather_used and state.turn.weather in WAITING_WEATHERS
 
 
 def roll_weather(seat: int, rng: Rng) -> pb.Event:
