@@ -7,6 +7,7 @@ stage the table is in follows from the recorded facts (see flow.py).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
@@ -109,9 +110,17 @@ def objectives_dealt(state: FreundeState, e: pb.ObjectivesDealt) -> FreundeState
 _FRESH_TURN = Turn()
 
 
+@functools.lru_cache(maxsize=4096)
+def _fresh_turn(seat: int, round_number: int) -> Turn:
+    """The turn of ``seat`` in round ``round_number`` before anything happens in it, made
+    once per seat and round and shared (a record is never changed): one look-up for every
+    turn started."""
+    return changed(_FRESH_TURN, seat=seat, round=round_number)
+
+
 @RECORDERS.on("turn_started")
 def turn_started(state: FreundeState, e: pb.TurnStarted) -> FreundeState:
-    return changed(state, turn=changed(_FRESH_TURN, seat=e.seat, round=e.round))
+    return changed(state, turn=_fresh_turn(e.seat, e.round))
 
 
 RECORDERS.on("turn_ended")(unchanged)

@@ -9,7 +9,6 @@ to 4; the panda never eats on an enclosure.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
 
 from engines.core import hexgrid
 from engines.core.codes import Refusal
@@ -42,7 +41,17 @@ __all__ = [
 
 @functools.lru_cache(maxsize=4096)
 def _reach(start: Hex, tiles: frozenset[Hex]) -> tuple[Hex, ...]:
-    return tuple(hexgrid.straight_moves(start, tiles))
+    """hexgrid.straight_moves, its walks spelled out (a call each): worked out afresh
+    whenever a figure stands somewhere new or a plot is placed, a few times a turn."""
+    out: list[Hex] = []
+    q0, r0 = start
+    for dq, dr in hexgrid.DIRECTIONS:
+        q, r = q0 + dq, r0 + dr
+        while (q, r) in tiles:
+            out.append((q, r))
+            q += dq
+            r += dr
+    return tuple(out)
 
 
 _GARDENER_BODIES: wire.Bodies[Hex, pb.MoveGardener] = wire.Bodies(
@@ -99,20 +108,23 @@ def _destination(
     state: FreundeState,
     cmd: pb.MoveGardener | pb.MovePanda,
     action: str,
-    reach: Callable[[FreundeState], tuple[Hex, ...]],
+    start: Hex,
     refusal: Refusal,
 ) -> Hex:
-    """Where a straight-line move goes: the action must fit in the turn and reach it."""
+    """Where a straight-line move from ``start`` goes: the action must fit in the turn and
+    reach it (the figure's reach, read directly)."""
     check_action(state, action)
     to = wire.required_hex(cmd, "to")
-    if to not in reach(state):
+    if to not in _reach(start, state.garden.tiles):
         raise refusal()
     return to
 
 
 def move_gardener(state: FreundeState, cmd: pb.MoveGardener, seat: int) -> list[pb.Event]:
     """Available actions › Gardener: move, then grow bamboo there and around."""
-    to = _destination(state, cmd, "gardener", gardener_reach, codes.GARDENER_NOT_STRAIGHT_LINE)
+    to = _destination(
+        state, cmd, "gardener", state.garden.gardener, codes.GARDENER_NOT_STRAIGHT_LINE
+    )
     return [_gardener_moved(seat, to), *grown_events(state, gardener_growth(state, to))]
 
 
@@ -143,7 +155,7 @@ def _bamboo_eaten(seat: int, at: Hex, colour: str) -> pb.Event:
 
 def move_panda(state: FreundeState, cmd: pb.MovePanda, seat: int) -> list[pb.Event]:
     """Available actions › Panda: move, then eat a section into one's reserve."""
-    to = _destination(state, cmd, "panda", panda_reach, codes.PANDA_NOT_STRAIGHT_LINE)
+    to = _destination(state, cmd, "panda", state.garden.panda, codes.PANDA_NOT_STRAIGHT_LINE)
     return [panda_moved(seat, to, by_storm=False), *panda_eats(state, seat, to)]
 
 

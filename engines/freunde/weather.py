@@ -13,10 +13,10 @@ from engines.core.dice import Die
 from engines.core.hexgrid import Hex
 from engines.core.rng import Rng
 from engines.freunde import codes, wire
-from engines.freunde.garden import can_grow, is_irrigated
+from engines.freunde.garden import STALK, is_irrigated
 from engines.freunde.gardener_and_panda import growth_sections, panda_eats, panda_moved
 from engines.freunde.irrigation import grown_events
-from engines.freunde.state import IMPROVEMENTS, POND, WEATHERS, FreundeState
+from engines.freunde.state import COLOURS, IMPROVEMENTS, POND, WEATHERS, FreundeState
 from proto import freunde_pb2 as pb
 
 __all__ = [
@@ -116,10 +116,19 @@ def weather_skips(state: FreundeState, seat: int) -> list[pb.SkipWeather]:
 
 
 def rain_spots(state: FreundeState) -> list[Hex]:
-    """Rain: irrigated plots where a section can still grow."""
+    """Rain: irrigated plots where a section can still grow (garden.can_grow, read inline:
+    a rain's listing asks it of every irrigated plot)."""
     if state.turn.weather != "rain":
         return []
-    return sorted([h for h, colour in state.garden.irrigated if can_grow(state, h, colour)])
+    heights = state.garden.bamboo
+    stocked = {colour for colour, left in zip(COLOURS, state.supply.bamboo, strict=True) if left}
+    return sorted(
+        [
+            h
+            for h, colour in state.garden.irrigated
+            if colour in stocked and heights.get(h, 0) < STALK.high
+        ]
+    )
 
 
 def grow_with_rain(state: FreundeState, cmd: pb.GrowWithRain, seat: int) -> list[pb.Event]:

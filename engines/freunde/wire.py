@@ -76,9 +76,17 @@ def required_hex(body: Any, field: str) -> Hex:
     return (hexagon.q, hexagon.r)
 
 
-def _name(names: tuple[str, ...], code: int) -> str:
-    """The name for an enum number, "" when unknown or unspecified."""
-    return names[code - 1] if 1 <= code <= len(names) else ""
+def _names(names: tuple[str, ...]) -> dict[int, str]:
+    """The name of each enum number; a look-up with "" for a number unknown or unspecified
+    (``.get(code, "")``) is one step, where a function of the number would be a call: the
+    recorders read a name for every weather rolled."""
+    return dict(enumerate(names, start=1))
+
+
+_COLOUR_NAMES = _names(COLOURS)
+_IMPROVEMENT_NAMES = _names(IMPROVEMENTS)
+_WEATHER_NAMES = _names(WEATHERS)
+_KIND_NAMES = _names(KINDS)
 
 
 def colour_code(colour: str) -> pb.Colour.ValueType:
@@ -86,7 +94,7 @@ def colour_code(colour: str) -> pb.Colour.ValueType:
 
 
 def colour_name(code: int) -> str:
-    return _name(COLOURS, code)
+    return _COLOUR_NAMES.get(code, "")
 
 
 def improvement_code(improvement: str) -> pb.Improvement.ValueType:
@@ -96,7 +104,7 @@ def improvement_code(improvement: str) -> pb.Improvement.ValueType:
 
 
 def improvement_name(code: int) -> str:
-    return _name(IMPROVEMENTS, code)
+    return _IMPROVEMENT_NAMES.get(code, "")
 
 
 def weather_code(weather: str) -> pb.Weather.ValueType:
@@ -104,7 +112,7 @@ def weather_code(weather: str) -> pb.Weather.ValueType:
 
 
 def weather_name(code: int) -> str:
-    return _name(WEATHERS, code)
+    return _WEATHER_NAMES.get(code, "")
 
 
 def kind_code(kind: str) -> pb.ObjectiveKind.ValueType:
@@ -112,4 +120,4 @@ def kind_code(kind: str) -> pb.ObjectiveKind.ValueType:
 
 
 def kind_name(code: int) -> str:
-    return _name(KINDS, code)
+    return _KIND_NAMES.get(code, "")
