@@ -268,6 +268,7 @@ class Game(Generic[S, C, E]):
         # The recorders' own method, bound here: it runs for every event, and a method of
         # the game forwarding to it would add a call each time.
         self.evolve: Callable[[S, E], S] = recorders.evolve
+        self._fold: Callable[[S, Sequence[E]], S] = recorders.fold
         self._check()
         # What legal_commands runs in each stage, looked up once here rather than per call.
         self._listings: dict[str, tuple[_Listing[S], ...]] = {
@@ -328,6 +329,9 @@ class Game(Generic[S, C, E]):
         body = getattr(command, kind)
         found = move.rule(state, body, seat, rng) if move.draws else move.rule(state, body, seat)
         events: list[E] = list(found)  # type: ignore[arg-type]
+        if self._advance is None:
+            # _recorded without advance, spelled out: one call to fold the events.
+            return _TUPLE_NEW(Decided, (events, self._fold(state, events)))
         return self._recorded(state, events, rng)
 
     def _admitted(self, state: S, command: C, seat: int) -> tuple[str, Move[S]]:

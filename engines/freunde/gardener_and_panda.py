@@ -125,12 +125,16 @@ def move_gardener(state: FreundeState, cmd: pb.MoveGardener, seat: int) -> list[
     to = _destination(
         state, cmd, "gardener", state.garden.gardener, codes.GARDENER_NOT_STRAIGHT_LINE
     )
-    return [_gardener_moved(seat, to), *grown_events(state, gardener_growth(state, to))]
+    moved = wire.event(_GARDENER_MOVED[seat, to])
+    return [moved, *grown_events(state, gardener_growth(state, to))]
 
 
-@wire.built_once
-def _gardener_moved(seat: int, to: Hex) -> pb.Event:
-    return pb.Event(gardener_moved=pb.GardenerMoved(seat=seat, to=wire.hex_msg(to)))
+# By seat and destination.
+_GARDENER_MOVED: wire.EventBytes[tuple[int, Hex]] = wire.EventBytes(
+    lambda moved: pb.Event(
+        gardener_moved=pb.GardenerMoved(seat=moved[0], to=wire.hex_msg(moved[1]))
+    )
+)
 
 
 def gardener_moves(state: FreundeState, seat: int) -> tuple[pb.MoveGardener, ...]:
@@ -144,25 +148,36 @@ def panda_eats(state: FreundeState, seat: int, at: Hex) -> list[pb.Event]:
     """The panda eats one section where he stops, except on an enclosure."""
     if at not in state.garden.bamboo or improvement_at(state, at) == "enclosure":
         return []
-    return [_bamboo_eaten(seat, at, colour_at(state, at))]
+    return [wire.event(_BAMBOO_EATEN[seat, at, colour_at(state, at)])]
 
 
-@wire.built_once
-def _bamboo_eaten(seat: int, at: Hex, colour: str) -> pb.Event:
-    eaten = pb.BambooEaten(seat=seat, at=wire.hex_msg(at), colour=wire.colour_code(colour))
-    return pb.Event(bamboo_eaten=eaten)
+# By seat, hex and colour.
+_BAMBOO_EATEN: wire.EventBytes[tuple[int, Hex, str]] = wire.EventBytes(
+    lambda eaten: pb.Event(
+        bamboo_eaten=pb.BambooEaten(
+            seat=eaten[0], at=wire.hex_msg(eaten[1]), colour=wire.colour_code(eaten[2])
+        )
+    )
+)
 
 
 def move_panda(state: FreundeState, cmd: pb.MovePanda, seat: int) -> list[pb.Event]:
     """Available actions › Panda: move, then eat a section into one's reserve."""
     to = _destination(state, cmd, "panda", state.garden.panda, codes.PANDA_NOT_STRAIGHT_LINE)
-    return [panda_moved(seat, to, by_storm=False), *panda_eats(state, seat, to)]
+    return [wire.event(_PANDA_MOVED[seat, to, False]), *panda_eats(state, seat, to)]
 
 
-@wire.built_once
 def panda_moved(seat: int, to: Hex, by_storm: bool) -> pb.Event:
     """The panda's move, as the Panda action or by the storm."""
-    return pb.Event(panda_moved=pb.PandaMoved(seat=seat, to=wire.hex_msg(to), by_storm=by_storm))
+    return wire.event(_PANDA_MOVED[seat, to, by_storm])
+
+
+# By seat, destination and whether the storm moved him.
+_PANDA_MOVED: wire.EventBytes[tuple[int, Hex, bool]] = wire.EventBytes(
+    lambda moved: pb.Event(
+        panda_moved=pb.PandaMoved(seat=moved[0], to=wire.hex_msg(moved[1]), by_storm=moved[2])
+    )
+)
 
 
 def panda_moves(state: FreundeState, seat: int) -> tuple[pb.MovePanda, ...]:

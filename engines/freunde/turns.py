@@ -56,28 +56,27 @@ def can_end_turn(state: FreundeState, seat: int) -> bool:
     return True
 
 
-@wire.built_once
-def _turn_ended(seat: int) -> pb.Event:
-    return pb.Event(turn_ended=pb.TurnEnded(seat=seat))
-
-
-@wire.built_once
-def _turn_started(seat: int, round_number: int) -> pb.Event:
-    return pb.Event(turn_started=pb.TurnStarted(seat=seat, round=round_number))
+_TURN_ENDED: wire.EventBytes[int] = wire.EventBytes(
+    lambda seat: pb.Event(turn_ended=pb.TurnEnded(seat=seat))
+)
+# By seat and round.
+_TURN_STARTED: wire.EventBytes[tuple[int, int]] = wire.EventBytes(
+    lambda started: pb.Event(turn_started=pb.TurnStarted(seat=started[0], round=started[1]))
+)
 
 
 def end_turn(state: FreundeState, cmd: pb.EndTurn, seat: int, rng: Rng) -> list[pb.Event]:
     """End the turn; start the next one (with its weather after the first round) or end."""
     if not can_end_turn(state, seat):
         raise codes.TURN_ACTIONS_REMAINING()
-    events = [_turn_ended(seat)]
+    events = [wire.event(_TURN_ENDED[seat])]
     following = (seat + 1) % state.seats
     if state.emperor >= 0 and following == state.emperor:
         return [*events, game_ended(state, "emperor")]
     next_round = state.turn.round + (1 if following == state.first_player else 0)
     if next_round > state.round_limit:
         return [*events, game_ended(state, "round_limit")]
-    events.append(_turn_started(following, next_round))
+    events.append(wire.event(_TURN_STARTED[following, next_round]))
     if next_round > 1:
         events.append(roll_weather(following, rng))
     return events

@@ -53,12 +53,15 @@ def weather_pending(state: FreundeState) -> bool:
 
 def roll_weather(seat: int, rng: Rng) -> pb.Event:
     """Turns › step 1: roll the weather die."""
-    return _weather_rolled(seat, WEATHER_DIE.roll(rng))
+    return wire.event(_WEATHER_ROLLED[seat, WEATHER_DIE.roll(rng)])
 
 
-@wire.built_once
-def _weather_rolled(seat: int, face: str) -> pb.Event:
-    return pb.Event(weather_rolled=pb.WeatherRolled(seat=seat, weather=wire.weather_code(face)))
+# By seat and face.
+_WEATHER_ROLLED: wire.EventBytes[tuple[int, str]] = wire.EventBytes(
+    lambda rolled: pb.Event(
+        weather_rolled=pb.WeatherRolled(seat=rolled[0], weather=wire.weather_code(rolled[1]))
+    )
+)
 
 
 def improvements_in_bank(state: FreundeState) -> list[str]:

@@ -17,10 +17,13 @@ from engines.freunde.state import COLOURS, IMPROVEMENTS, KINDS, WEATHERS
 from proto import freunde_pb2 as pb
 
 __all__ = [
+    "WEATHER_NAMES",
     "Bodies",
+    "EventBytes",
     "built_once",
     "colour_code",
     "colour_name",
+    "event",
     "hex_msg",
     "hex_of",
     "improvement_code",
@@ -63,6 +66,25 @@ def hex_msg(h: Hex) -> pb.Hex:
 # ``built_once``).
 built_once = events_built_once(pb.Event.FromString)
 
+# A fresh event parsed from its bytes (an ``EventBytes`` entry).
+event = pb.Event.FromString
+
+
+class EventBytes(dict[K, bytes]):
+    """The events of the commonest kinds, built once per key (``build(key)``) and kept as
+    their bytes: ``event(table[key])`` parses a message of its own each time, as
+    ``built_once`` gives, without its wrapper's call (a look-up and a parse, both in C:
+    a turn's end, a figure's move, bamboo grown and eaten come on most commands). The
+    keys are a seat, hexes, colours and counts, so the table stays small."""
+
+    def __init__(self, build: Callable[[K], pb.Event]) -> None:
+        super().__init__()
+        self._build = build
+
+    def __missing__(self, key: K) -> bytes:
+        data = self[key] = self._build(key).SerializeToString(deterministic=True)
+        return data
+
 
 def hex_of(msg: pb.Hex) -> Hex:
     return (msg.q, msg.r)
@@ -85,7 +107,7 @@ def _names(names: tuple[str, ...]) -> dict[int, str]:
 
 _COLOUR_NAMES = _names(COLOURS)
 _IMPROVEMENT_NAMES = _names(IMPROVEMENTS)
-_WEATHER_NAMES = _names(WEATHERS)
+WEATHER_NAMES = _names(WEATHERS)
 _KIND_NAMES = _names(KINDS)
 
 
@@ -112,7 +134,7 @@ def weather_code(weather: str) -> pb.Weather.ValueType:
 
 
 def weather_name(code: int) -> str:
-    return _WEATHER_NAMES.get(code, "")
+    return WEATHER_NAMES.get(code, "")
 
 
 def kind_code(kind: str) -> pb.ObjectiveKind.ValueType:
