@@ -19,9 +19,11 @@ write), timed from its send. Before each rate, every table's next commands are c
 and written (:mod:`benchmarks.planned`), so the load generator spends its CPU on HTTP,
 not on the rules; it runs on uvloop.
 
-Per rate: offered and achieved rate, p50/p99/p99.9 of commands and of reads, errors, and
-the CPU each process spent per command (the load generator, this process, apart). The
-steps stop once the commands' p99 passes ``BW_LOADTEST_KNEE_MS`` (100 ms): the knee.
+Per rate: offered and achieved rate, p50/p99/p99.9 of commands and of reads, errors,
+whether the slowest 1% came in bursts (how many of the step's seconds hold them, and each
+second's p99) or all along, and the CPU each process spent per command (the load
+generator, this process, apart). The steps stop once the commands' p99 passes
+``BW_LOADTEST_KNEE_MS`` (100 ms): the knee.
 """
 
 from __future__ import annotations
@@ -66,8 +68,13 @@ class Step:
 
     commands: list[float] = field(default_factory=list)
     reads: list[float] = field(default_factory=list)
+    # When each command was due and each read sent, in seconds from the step's start
+    # (in the order of ``commands`` and ``reads``).
+    command_times: list[float] = field(default_factory=list)
+    read_times: list[float] = field(default_factory=list)
     errors: dict[str, int] = field(default_factory=dict)
     sent: int = 0
+    started: float = field(default_factory=time.perf_counter)
 
     def error(self, what: str) -> None:
         self.errors[what] = self.errors.get(what, 0) + 1
@@ -82,6 +89,25 @@ def quantile(samples: list[float], q: float) -> float:
 
 def figures(samples: list[float]) -> str:
     return " / ".join(f"{quantile(samples, q) * 1e3:7.1f}" for q in (0.5, 0.99, 0.999))
+
+
+def over_time(times: list[float], samples: list[float]) -> str:
+    """Whether the slowest 1% came in bursts or all along: in how many of the step's
+    seconds they fell, and the p99 of each second (its median and its worst)."""
+    if not samples:
+        return "no samples"
+    slow = quantile(samples, 0.99)
+    seconds: dict[int, list[float]] = {}
+    for at, latency in zip(times, samples, strict=True):
+        seconds.setdefault(int(at), []).append(latency)
+    holding = sum(1 for values in seconds.values() if max(values) >= slow)
+    p99s = {second: quantile(values, 0.99) for second, values in seconds.items()}
+    worst = max(p99s, key=p99s.__getitem__)
+    return (
+        f"slowest 1% in {holding} of {len(seconds)} seconds; p99 a second: median"
+        f" {quantile(list(p99s.values()), 0.5) * 1e3:.1f} ms, worst {p99s[worst] * 1e3:.1f} ms"
+        f" (second {worst})"
+    )
 
 
 class Driver:
@@ -128,6 +154,7 @@ class Driver:
             self._abandon()
             return
         step.commands.append(time.perf_counter() - due)
+        step.command_times.append(due - step.started)
         if reply.status != 200:
             step.error(f"http {reply.status}")
             self._abandon()
@@ -142,6 +169,7 @@ class Driver:
             step.error(f"read {type(failed).__name__}")
             return
         step.reads.append(time.perf_counter() - started)
+        step.read_times.append(started - step.started)
         if view.status != 200:
             step.error(f"read http {view.status}")
 
@@ -164,7 +192,6 @@ async def open_tables(clients: list[GatewayClient], sender: TimedHttp) -> list[D
 
 
 async def run_step(drivers: list[Driver], rate: float, meter: CpuMeter) -> tuple[Step, float]:
-    step = Step()
     per_table = rate / len(drivers)
     # Twice each table's expected share, so that few drivers plan while measured.
     ahead = math.ceil(2 * per_table * SECONDS) + 2
@@ -172,7 +199,8 @@ async def run_step(drivers: list[Driver], rate: float, meter: CpuMeter) -> tuple
         driver.prepare(ahead)
     meter.start()
     client_cpu = time.process_time()
-    started = time.perf_counter()
+    step = Step()
+    started = step.started
     until = started + SECONDS
     tasks = [
         asyncio.create_task(d.run(per_table, until, step, random.Random(f"{rate}:{d.n}")))
@@ -194,6 +222,8 @@ async def run_step(drivers: list[Driver], rate: float, meter: CpuMeter) -> tuple
         f"  reads {figures(step.reads)} ms  errors {step.errors or 0}",
         flush=True,
     )
+    print(f"      commands: {over_time(step.command_times, step.commands)}", flush=True)
+    print(f"      reads:    {over_time(step.read_times, step.reads)}", flush=True)
     print(f"      CPU ms/command: {meter.per_command(len(step.commands))}", flush=True)
     print(
         f"      load generator (this process, apart):"
