@@ -7,6 +7,7 @@ stage the table is in follows from the recorded facts (see flow.py).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
@@ -57,12 +58,12 @@ def _player(state: FreundeState, seat: int, **changes: Any) -> tuple[Player, ...
     return tuple(players)
 
 
-def _acting(state: FreundeState, action: str, **changes: Any) -> Turn:
-    """The turn, with one more ``action`` taken."""
+def _acting(state: FreundeState, action: str) -> Turn:
+    """The turn, with one more ``action`` taken (no other change passed through: a call
+    with keywords gathered costs every action recorded)."""
     turn = state.turn
     actions = (*turn.actions, action)
-    opened = open_actions(actions, turn.weather)
-    return changed(turn, actions=actions, open_actions=opened, **changes)
+    return changed(turn, actions=actions, open_actions=open_actions(actions, turn.weather))
 
 
 def _weather(turn: Turn, weather: str) -> Turn:
@@ -72,7 +73,8 @@ def _weather(turn: Turn, weather: str) -> Turn:
 
 
 def _without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
-    return tuple(c for c in cards if c != card)
+    # A list made first: a generator costs a step per card.
+    return tuple([c for c in cards if c != card])
 
 
 # -- Set-up ----------------------------------------------------------------------------------
@@ -109,9 +111,17 @@ def objectives_dealt(state: FreundeState, e: pb.ObjectivesDealt) -> FreundeState
 _FRESH_TURN = Turn()
 
 
+@functools.lru_cache(maxsize=4096)
+def _fresh_turn(seat: int, round_number: int) -> Turn:
+    """The turn of ``seat`` in round ``round_number`` before anything happens in it, made
+    once per seat and round and shared (a record is never changed): one look-up for every
+    turn started."""
+    return changed(_FRESH_TURN, seat=seat, round=round_number)
+
+
 @RECORDERS.on("turn_started")
 def turn_started(state: FreundeState, e: pb.TurnStarted) -> FreundeState:
-    return changed(state, turn=changed(_FRESH_TURN, seat=e.seat, round=e.round))
+    return changed(state, turn=_fresh_turn(e.seat, e.round))
 
 
 RECORDERS.on("turn_ended")(unchanged)
@@ -119,12 +129,12 @@ RECORDERS.on("turn_ended")(unchanged)
 
 @RECORDERS.on("weather_rolled")
 def weather_rolled(state: FreundeState, e: pb.WeatherRolled) -> FreundeState:
-    return changed(state, turn=_weather(state.turn, wire.weather_name(e.weather)))
+    return changed(state, turn=_weather(state.turn, wire.WEATHER_NAMES.get(e.weather, "")))
 
 
 @RECORDERS.on("weather_chosen")
 def weather_chosen(state: FreundeState, e: pb.WeatherChosen) -> FreundeState:
-    return changed(state, turn=_weather(state.turn, wire.weather_name(e.weather)))
+    return changed(state, turn=_weather(state.turn, wire.WEATHER_NAMES.get(e.weather, "")))
 
 
 @RECORDERS.on("weather_skipped")
@@ -157,8 +167,8 @@ def improvement_taken(state: FreundeState, e: pb.ImprovementTaken) -> FreundeSta
 @RECORDERS.on("plots_drawn")
 def plots_drawn(state: FreundeState, e: pb.PlotsDrawn) -> FreundeState:
     drawn = tuple(e.tiles)
-    stack = tuple(t for t in state.plot_stack if t not in drawn)
-    return changed(state, plot_stack=stack, turn=_acting(state, "plot", drawn_plots=drawn))
+    stack = tuple([t for t in state.plot_stack if t not in drawn])
+    return changed(state, plot_stack=stack, turn=changed(_acting(state, "plot"), drawn_plots=drawn))
 
 
 @RECORDERS.on("plot_placed")
@@ -185,10 +195,12 @@ def plot_irrigated(state: FreundeState, e: pb.PlotIrrigated) -> FreundeState:
 
 @RECORDERS.on("bamboo_grown")
 def bamboo_grown(state: FreundeState, e: pb.BambooGrown) -> FreundeState:
-    h = wire.hex_of(e.at)
-    garden = state.garden
-    height = garden.bamboo.get(h, 0) + e.sections
-    supply = _add(state.supply.bamboo, e.colour - 1, -e.sections)
+    # The hex read inline (wire.hex_of): bamboo grows on many commands.
+    at = e.at
+    h = (at.q, at.r)
+    garden, sections = state.garden, e.sections
+    height = garden.bamboo.get(h, 0) + sections
+    supply = _add(state.supply.bamboo, e.colour - 1, -sections)
     return changed(
         state,
         garden=changed(
@@ -229,10 +241,9 @@ def irrigation_placed(state: FreundeState, e: pb.IrrigationPlaced) -> FreundeSta
 
 @RECORDERS.on("gardener_moved")
 def gardener_moved(state: FreundeState, e: pb.GardenerMoved) -> FreundeState:
+    to = e.to
     return changed(
-        state,
-        garden=changed(state.garden, gardener=wire.hex_of(e.to)),
-        turn=_acting(state, "gardener"),
+        state, garden=changed(state.garden, gardener=(to.q, to.r)), turn=_acting(state, "gardener")
     )
 
 
@@ -240,12 +251,15 @@ def gardener_moved(state: FreundeState, e: pb.GardenerMoved) -> FreundeState:
 def panda_moved(state: FreundeState, e: pb.PandaMoved) -> FreundeState:
     """By the storm (the weather's effect) or as the Panda action."""
     turn = changed(state.turn, weather_used=True) if e.by_storm else _acting(state, "panda")
-    return changed(state, garden=changed(state.garden, panda=wire.hex_of(e.to)), turn=turn)
+    to = e.to
+    return changed(state, garden=changed(state.garden, panda=(to.q, to.r)), turn=turn)
 
 
 @RECORDERS.on("bamboo_eaten")
 def bamboo_eaten(state: FreundeState, e: pb.BambooEaten) -> FreundeState:
-    h = wire.hex_of(e.at)
+    # The hex read inline (wire.hex_of): the panda eats on many commands.
+    at = e.at
+    h = (at.q, at.r)
     garden = state.garden
     height = garden.bamboo.get(h, 0) - 1
     eaten = _add(state.players[e.seat].bamboo, e.colour - 1, 1)

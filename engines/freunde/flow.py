@@ -17,9 +17,11 @@ still waiting, else the actions.
 
 from __future__ import annotations
 
+import operator
+
 from engines.core.flow import Flow, Stage
 from engines.freunde.state import FreundeState
-from engines.freunde.weather import weather_pending
+from engines.freunde.weather import WAITING_WEATHERS
 
 __all__ = ["ACTIONS", "FLOW", "FREE_ACTIONS", "WEATHER_EFFECTS"]
 
@@ -45,9 +47,11 @@ ACTIONS: tuple[str, ...] = (
 def _stage_of(state: FreundeState) -> str:
     if not state.seats:
         return "setup"
-    if state.turn.drawn_plots:
+    turn = state.turn
+    if turn.drawn_plots:
         return "plot"
-    if weather_pending(state):
+    # weather.weather_pending, read inline: asked once for every command played.
+    if not turn.weather_used and turn.weather in WAITING_WEATHERS:
         return "weather"
     return "actions"
 
@@ -86,5 +90,6 @@ FLOW: Flow[FreundeState] = Flow(
     ),
     stage_of=_stage_of,
     to_act=_whose_turn,
-    finished=lambda state: state.finished,
+    # A C-level attribute read rather than a lambda: asked once for every command played.
+    finished=operator.attrgetter("finished"),
 )

@@ -9,7 +9,6 @@ to 4; the panda never eats on an enclosure.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
 
 from engines.core import hexgrid
 from engines.core.codes import Refusal
@@ -42,7 +41,17 @@ __all__ = [
 
 @functools.lru_cache(maxsize=4096)
 def _reach(start: Hex, tiles: frozenset[Hex]) -> tuple[Hex, ...]:
-    return tuple(hexgrid.straight_moves(start, tiles))
+    """hexgrid.straight_moves, its walks spelled out (a call each): worked out afresh
+    whenever a figure stands somewhere new or a plot is placed, a few times a turn."""
+    out: list[Hex] = []
+    q0, r0 = start
+    for dq, dr in hexgrid.DIRECTIONS:
+        q, r = q0 + dq, r0 + dr
+        while (q, r) in tiles:
+            out.append((q, r))
+            q += dq
+            r += dr
+    return tuple(out)
 
 
 _GARDENER_BODIES: wire.Bodies[Hex, pb.MoveGardener] = wire.Bodies(
@@ -99,26 +108,33 @@ def _destination(
     state: FreundeState,
     cmd: pb.MoveGardener | pb.MovePanda,
     action: str,
-    reach: Callable[[FreundeState], tuple[Hex, ...]],
+    start: Hex,
     refusal: Refusal,
 ) -> Hex:
-    """Where a straight-line move goes: the action must fit in the turn and reach it."""
+    """Where a straight-line move from ``start`` goes: the action must fit in the turn and
+    reach it (the figure's reach, read directly)."""
     check_action(state, action)
     to = wire.required_hex(cmd, "to")
-    if to not in reach(state):
+    if to not in _reach(start, state.garden.tiles):
         raise refusal()
     return to
 
 
 def move_gardener(state: FreundeState, cmd: pb.MoveGardener, seat: int) -> list[pb.Event]:
     """Available actions › Gardener: move, then grow bamboo there and around."""
-    to = _destination(state, cmd, "gardener", gardener_reach, codes.GARDENER_NOT_STRAIGHT_LINE)
-    return [_gardener_moved(seat, to), *grown_events(state, gardener_growth(state, to))]
+    to = _destination(
+        state, cmd, "gardener", state.garden.gardener, codes.GARDENER_NOT_STRAIGHT_LINE
+    )
+    moved = wire.event(_GARDENER_MOVED[seat, to])
+    return [moved, *grown_events(state, gardener_growth(state, to))]
 
 
-@wire.built_once
-def _gardener_moved(seat: int, to: Hex) -> pb.Event:
-    return pb.Event(gardener_moved=pb.GardenerMoved(seat=seat, to=wire.hex_msg(to)))
+# By seat and destination.
+_GARDENER_MOVED: wire.EventBytes[tuple[int, Hex]] = wire.EventBytes(
+    lambda moved: pb.Event(
+        gardener_moved=pb.GardenerMoved(seat=moved[0], to=wire.hex_msg(moved[1]))
+    )
+)
 
 
 def gardener_moves(state: FreundeState, seat: int) -> tuple[pb.MoveGardener, ...]:
@@ -132,25 +148,36 @@ def panda_eats(state: FreundeState, seat: int, at: Hex) -> list[pb.Event]:
     """The panda eats one section where he stops, except on an enclosure."""
     if at not in state.garden.bamboo or improvement_at(state, at) == "enclosure":
         return []
-    return [_bamboo_eaten(seat, at, colour_at(state, at))]
+    return [wire.event(_BAMBOO_EATEN[seat, at, colour_at(state, at)])]
 
 
-@wire.built_once
-def _bamboo_eaten(seat: int, at: Hex, colour: str) -> pb.Event:
-    eaten = pb.BambooEaten(seat=seat, at=wire.hex_msg(at), colour=wire.colour_code(colour))
-    return pb.Event(bamboo_eaten=eaten)
+# By seat, hex and colour.
+_BAMBOO_EATEN: wire.EventBytes[tuple[int, Hex, str]] = wire.EventBytes(
+    lambda eaten: pb.Event(
+        bamboo_eaten=pb.BambooEaten(
+            seat=eaten[0], at=wire.hex_msg(eaten[1]), colour=wire.colour_code(eaten[2])
+        )
+    )
+)
 
 
 def move_panda(state: FreundeState, cmd: pb.MovePanda, seat: int) -> list[pb.Event]:
     """Available actions › Panda: move, then eat a section into one's reserve."""
-    to = _destination(state, cmd, "panda", panda_reach, codes.PANDA_NOT_STRAIGHT_LINE)
-    return [panda_moved(seat, to, by_storm=False), *panda_eats(state, seat, to)]
+    to = _destination(state, cmd, "panda", state.garden.panda, codes.PANDA_NOT_STRAIGHT_LINE)
+    return [wire.event(_PANDA_MOVED[seat, to, False]), *panda_eats(state, seat, to)]
 
 
-@wire.built_once
 def panda_moved(seat: int, to: Hex, by_storm: bool) -> pb.Event:
     """The panda's move, as the Panda action or by the storm."""
-    return pb.Event(panda_moved=pb.PandaMoved(seat=seat, to=wire.hex_msg(to), by_storm=by_storm))
+    return wire.event(_PANDA_MOVED[seat, to, by_storm])
+
+
+# By seat, destination and whether the storm moved him.
+_PANDA_MOVED: wire.EventBytes[tuple[int, Hex, bool]] = wire.EventBytes(
+    lambda moved: pb.Event(
+        panda_moved=pb.PandaMoved(seat=moved[0], to=wire.hex_msg(moved[1]), by_storm=moved[2])
+    )
+)
 
 
 def panda_moves(state: FreundeState, seat: int) -> tuple[pb.MovePanda, ...]:

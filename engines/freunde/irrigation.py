@@ -41,13 +41,17 @@ def is_irrigated_by(h: Hex, channels: frozenset[Edge], improvement: str) -> bool
 
 def grown_events(state: FreundeState, wanted: list[tuple[Hex, int]]) -> list[pb.Event]:
     """BambooGrown events for what really grows of ``wanted`` (see garden.grow)."""
-    return [_bamboo_grown(h, colour, n) for h, colour, n in grow(state, wanted)]
+    return [wire.event(_BAMBOO_GROWN[grown]) for grown in grow(state, wanted)]
 
 
-@wire.built_once
-def _bamboo_grown(at: Hex, colour: str, sections: int) -> pb.Event:
-    grown = pb.BambooGrown(at=wire.hex_msg(at), colour=wire.colour_code(colour), sections=sections)
-    return pb.Event(bamboo_grown=grown)
+# By hex, colour and sections.
+_BAMBOO_GROWN: wire.EventBytes[tuple[Hex, str, int]] = wire.EventBytes(
+    lambda grown: pb.Event(
+        bamboo_grown=pb.BambooGrown(
+            at=wire.hex_msg(grown[0]), colour=wire.colour_code(grown[1]), sections=grown[2]
+        )
+    )
+)
 
 
 def first_irrigation(

@@ -22,6 +22,7 @@ from engines.freunde import codes, wire
 from engines.freunde.actions import check_action
 from engines.freunde.content import OBJECTIVES, TILES, Objective
 from engines.freunde.game_end import EMPEROR_POINTS, emperor_threshold
+from engines.freunde.garden import STALK
 from engines.freunde.setup import MAX_SEATS
 from engines.freunde.state import COLOURS, IMPROVEMENTS, KINDS, TALL_STALK, FreundeState, Player
 from proto import freunde_pb2 as pb
@@ -145,6 +146,23 @@ _STALKS_NEEDED = {o.id: o.count for o in OBJECTIVES.values() if o.kind == "garde
 if min(height for height, _, _ in _COUNTS_TOWARDS) < TALL_STALK:
     raise ValueError("a gardener card reads stalks shorter than Garden.tall keeps")
 
+
+def _stalk_cards() -> dict[tuple[int, int, str], tuple[int, ...]]:
+    """``_COUNTS_TOWARDS`` by tile, height and placed chip ("none" without one): a tall
+    stalk's cards in one look-up (a printed improvement counts, and then no chip lies
+    there: improvements go on blank plots only)."""
+    out: dict[tuple[int, int, str], tuple[int, ...]] = {}
+    for tile in TILES.values():
+        for height in range(TALL_STALK, STALK.high + 1):
+            for chip in (*IMPROVEMENTS, "none"):
+                improvement = tile.improvement if tile.improvement != "none" else chip
+                key = (height, tile.colour, improvement)
+                out[tile.id, height, chip] = _COUNTS_TOWARDS.get(key, ())
+    return out
+
+
+_STALK_CARDS = _stalk_cards()
+
 # The last tall stalks, plots and chips maps read, with the gardener cards they complete:
 # a recorder replaces a map, never changes one in place, and the tall stalks change far
 # less often than legal commands are listed. The maps are held, so their ids stay theirs.
@@ -160,11 +178,7 @@ def _gardener_cards_shown(state: FreundeState) -> frozenset[int]:
         return last[3]
     tally: dict[int, int] = {}
     for h, height in tall.items():
-        tile = TILES[plots[h]]
-        improvement = tile.improvement
-        if improvement == "none":
-            improvement = chips.get(h, "none")
-        for card in _COUNTS_TOWARDS.get((height, tile.colour, improvement), ()):
+        for card in _STALK_CARDS[plots[h], height, chips.get(h, "none")]:
             tally[card] = tally.get(card, 0) + 1
     shown = frozenset([card for card, found in tally.items() if found >= _STALKS_NEEDED[card]])
     _last_shown[0] = (tall, plots, chips, shown)
@@ -206,11 +220,19 @@ def _claims_worked_out(state: FreundeState, seat: int) -> tuple[pb.ClaimObjectiv
     # The garden's gardener cards only matter to a hand holding one (None: it doesn't).
     needs_garden = not _GARDENER_CARDS.isdisjoint(hand)
     shown = _gardener_cards_shown(state) if needs_garden else frozenset()
-    # A loop rather than comprehensions: worked out again on about a third of the
-    # listings, and mostly finding nothing.
+    # A loop rather than comprehensions, with _met spelled out (a call per card): worked
+    # out again on about a third of the listings, and mostly finding nothing.
+    green, yellow, pink = player.bamboo
     bodies: list[pb.ClaimObjective] = []
     for card in hand:
-        if _met(player, irrigated, shown, card):
+        kind, (need_green, need_yellow, need_pink) = _CARD_TESTS[card]
+        if kind == "plot":
+            met = _plot_pattern_shown(irrigated, card)
+        elif kind == "gardener":
+            met = card in shown
+        else:
+            met = green >= need_green and yellow >= need_yellow and pink >= need_pink
+        if met:
             bodies.append(_CLAIMS[card])
     answer = tuple(bodies)
     tall = garden.tall if needs_garden else None
@@ -219,6 +241,8 @@ def _claims_worked_out(state: FreundeState, seat: int) -> tuple[pb.ClaimObjectiv
 
 
 _GARDENER_CARDS = frozenset(o.id for o in OBJECTIVES.values() if o.kind == "gardener")
+# What _met reads of each card: its kind, and the bamboo a panda card needs.
+_CARD_TESTS = {o.id: (o.kind, o.bamboo) for o in OBJECTIVES.values()}
 _CLAIMS = {card: pb.ClaimObjective(card=card) for card in OBJECTIVES}
 
 # Each seat's last answer, with what it was worked out from (hand, reserve, irrigated

@@ -93,8 +93,15 @@ def draw_plots(state: FreundeState, cmd: pb.DrawPlots, seat: int) -> list[pb.Eve
 _DRAW = pb.DrawPlots()
 
 
-def plot_draws(state: FreundeState, seat: int) -> list[pb.DrawPlots]:
-    return [_DRAW] if "plot" in state.turn.open_actions and can_draw(state) else []
+_DRAWS = (_DRAW,)
+
+
+def plot_draws(state: FreundeState, seat: int) -> tuple[pb.DrawPlots, ...]:
+    """Drawing plots while the action fits in the turn and ``can_draw`` (read inline:
+    every listing of the actions asks)."""
+    if "plot" in state.turn.open_actions and state.plot_stack and _spots(state.garden.tiles):
+        return _DRAWS
+    return ()
 
 
 def place_plot(state: FreundeState, cmd: pb.PlacePlot, seat: int) -> list[pb.Event]:

@@ -35,40 +35,48 @@ def action_possible(state: FreundeState, seat: int, action: str) -> bool:
     return bool(drawable_kinds(state, seat))
 
 
+# The actions can_end_turn asks action_possible about, the plot action asked first.
+_AFTER_PLOT = tuple(action for action in ACTIONS if action != "plot")
+
+
 def can_end_turn(state: FreundeState, seat: int) -> bool:
     """After the two required actions, or when no further action is possible."""
     turn = state.turn
     if len(turn.actions) >= REQUIRED_ACTIONS:
         return True
+    opened = turn.open_actions
+    # The plot action asked directly (action_possible's first case, without its call):
+    # mostly possible, and then the answer.
+    if "plot" in opened and can_draw(state):
+        return False
     # A loop rather than any(): asked on every listing, and mostly stopped by the first.
-    for action in ACTIONS:
-        if action in turn.open_actions and action_possible(state, seat, action):
+    for action in _AFTER_PLOT:
+        if action in opened and action_possible(state, seat, action):
             return False
     return True
 
 
-@wire.built_once
-def _turn_ended(seat: int) -> pb.Event:
-    return pb.Event(turn_ended=pb.TurnEnded(seat=seat))
-
-
-@wire.built_once
-def _turn_started(seat: int, round_number: int) -> pb.Event:
-    return pb.Event(turn_started=pb.TurnStarted(seat=seat, round=round_number))
+_TURN_ENDED: wire.EventBytes[int] = wire.EventBytes(
+    lambda seat: pb.Event(turn_ended=pb.TurnEnded(seat=seat))
+)
+# By seat and round.
+_TURN_STARTED: wire.EventBytes[tuple[int, int]] = wire.EventBytes(
+    lambda started: pb.Event(turn_started=pb.TurnStarted(seat=started[0], round=started[1]))
+)
 
 
 def end_turn(state: FreundeState, cmd: pb.EndTurn, seat: int, rng: Rng) -> list[pb.Event]:
     """End the turn; start the next one (with its weather after the first round) or end."""
     if not can_end_turn(state, seat):
         raise codes.TURN_ACTIONS_REMAINING()
-    events = [_turn_ended(seat)]
+    events = [wire.event(_TURN_ENDED[seat])]
     following = (seat + 1) % state.seats
     if state.emperor >= 0 and following == state.emperor:
         return [*events, game_ended(state, "emperor")]
     next_round = state.turn.round + (1 if following == state.first_player else 0)
     if next_round > state.round_limit:
         return [*events, game_ended(state, "round_limit")]
-    events.append(_turn_started(following, next_round))
+    events.append(wire.event(_TURN_STARTED[following, next_round]))
     if next_round > 1:
         events.append(roll_weather(following, rng))
     return events
@@ -77,5 +85,12 @@ def end_turn(state: FreundeState, cmd: pb.EndTurn, seat: int, rng: Rng) -> list[
 _END = pb.EndTurn()
 
 
-def turn_ends(state: FreundeState, seat: int) -> list[pb.EndTurn]:
-    return [_END] if can_end_turn(state, seat) else []
+_ENDS = (_END,)
+
+
+def turn_ends(state: FreundeState, seat: int) -> tuple[pb.EndTurn, ...]:
+    """Ending the turn, once it may end (the two actions taken, read first: can_end_turn's
+    own first answer, without its call on most listings)."""
+    if len(state.turn.actions) >= REQUIRED_ACTIONS or can_end_turn(state, seat):
+        return _ENDS
+    return ()

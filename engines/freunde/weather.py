@@ -13,13 +13,14 @@ from engines.core.dice import Die
 from engines.core.hexgrid import Hex
 from engines.core.rng import Rng
 from engines.freunde import codes, wire
-from engines.freunde.garden import can_grow, is_irrigated
+from engines.freunde.garden import STALK, is_irrigated
 from engines.freunde.gardener_and_panda import growth_sections, panda_eats, panda_moved
 from engines.freunde.irrigation import grown_events
-from engines.freunde.state import IMPROVEMENTS, POND, WEATHERS, FreundeState
+from engines.freunde.state import COLOURS, IMPROVEMENTS, POND, WEATHERS, FreundeState
 from proto import freunde_pb2 as pb
 
 __all__ = [
+    "WAITING_WEATHERS",
     "WEATHER_DIE",
     "choosable_weathers",
     "choose_weather",
@@ -41,22 +42,26 @@ __all__ = [
 
 WEATHER_DIE: Die[str] = Die(WEATHERS)
 
-_WAITING = frozenset({"rain", "storm", "clouds", "question"})
+# The weathers whose effect waits for the player's choice (the flow's weather stage).
+WAITING_WEATHERS = frozenset({"rain", "storm", "clouds", "question"})
 
 
 def weather_pending(state: FreundeState) -> bool:
     """Whether this turn's weather still waits for the player's choice."""
-    return not state.turn.weather_used and state.turn.weather in _WAITING
+    return not state.turn.weather_used and state.turn.weather in WAITING_WEATHERS
 
 
 def roll_weather(seat: int, rng: Rng) -> pb.Event:
     """Turns › step 1: roll the weather die."""
-    return _weather_rolled(seat, WEATHER_DIE.roll(rng))
+    return wire.event(_WEATHER_ROLLED[seat, WEATHER_DIE.roll(rng)])
 
 
-@wire.built_once
-def _weather_rolled(seat: int, face: str) -> pb.Event:
-    return pb.Event(weather_rolled=pb.WeatherRolled(seat=seat, weather=wire.weather_code(face)))
+# By seat and face.
+_WEATHER_ROLLED: wire.EventBytes[tuple[int, str]] = wire.EventBytes(
+    lambda rolled: pb.Event(
+        weather_rolled=pb.WeatherRolled(seat=rolled[0], weather=wire.weather_code(rolled[1]))
+    )
+)
 
 
 def improvements_in_bank(state: FreundeState) -> list[str]:
@@ -114,10 +119,19 @@ def weather_skips(state: FreundeState, seat: int) -> list[pb.SkipWeather]:
 
 
 def rain_spots(state: FreundeState) -> list[Hex]:
-    """Rain: irrigated plots where a section can still grow."""
+    """Rain: irrigated plots where a section can still grow (garden.can_grow, read inline:
+    a rain's listing asks it of every irrigated plot)."""
     if state.turn.weather != "rain":
         return []
-    return sorted([h for h, colour in state.garden.irrigated if can_grow(state, h, colour)])
+    heights = state.garden.bamboo
+    stocked = {colour for colour, left in zip(COLOURS, state.supply.bamboo, strict=True) if left}
+    return sorted(
+        [
+            h
+            for h, colour in state.garden.irrigated
+            if colour in stocked and heights.get(h, 0) < STALK.high
+        ]
+    )
 
 
 def grow_with_rain(state: FreundeState, cmd: pb.GrowWithRain, seat: int) -> list[pb.Event]:

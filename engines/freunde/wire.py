@@ -17,10 +17,13 @@ from engines.freunde.state import COLOURS, IMPROVEMENTS, KINDS, WEATHERS
 from proto import freunde_pb2 as pb
 
 __all__ = [
+    "WEATHER_NAMES",
     "Bodies",
+    "EventBytes",
     "built_once",
     "colour_code",
     "colour_name",
+    "event",
     "hex_msg",
     "hex_of",
     "improvement_code",
@@ -63,6 +66,25 @@ def hex_msg(h: Hex) -> pb.Hex:
 # ``built_once``).
 built_once = events_built_once(pb.Event.FromString)
 
+# A fresh event parsed from its bytes (an ``EventBytes`` entry).
+event = pb.Event.FromString
+
+
+class EventBytes(dict[K, bytes]):
+    """The events of the commonest kinds, built once per key (``build(key)``) and kept as
+    their bytes: ``event(table[key])`` parses a message of its own each time, as
+    ``built_once`` gives, without its wrapper's call (a look-up and a parse, both in C:
+    a turn's end, a figure's move, bamboo grown and eaten come on most commands). The
+    keys are a seat, hexes, colours and counts, so the table stays small."""
+
+    def __init__(self, build: Callable[[K], pb.Event]) -> None:
+        super().__init__()
+        self._build = build
+
+    def __missing__(self, key: K) -> bytes:
+        data = self[key] = self._build(key).SerializeToString(deterministic=True)
+        return data
+
 
 def hex_of(msg: pb.Hex) -> Hex:
     return (msg.q, msg.r)
@@ -76,9 +98,17 @@ def required_hex(body: Any, field: str) -> Hex:
     return (hexagon.q, hexagon.r)
 
 
-def _name(names: tuple[str, ...], code: int) -> str:
-    """The name for an enum number, "" when unknown or unspecified."""
-    return names[code - 1] if 1 <= code <= len(names) else ""
+def _names(names: tuple[str, ...]) -> dict[int, str]:
+    """The name of each enum number; a look-up with "" for a number unknown or unspecified
+    (``.get(code, "")``) is one step, where a function of the number would be a call: the
+    recorders read a name for every weather rolled."""
+    return dict(enumerate(names, start=1))
+
+
+_COLOUR_NAMES = _names(COLOURS)
+_IMPROVEMENT_NAMES = _names(IMPROVEMENTS)
+WEATHER_NAMES = _names(WEATHERS)
+_KIND_NAMES = _names(KINDS)
 
 
 def colour_code(colour: str) -> pb.Colour.ValueType:
@@ -86,7 +116,7 @@ def colour_code(colour: str) -> pb.Colour.ValueType:
 
 
 def colour_name(code: int) -> str:
-    return _name(COLOURS, code)
+    return _COLOUR_NAMES.get(code, "")
 
 
 def improvement_code(improvement: str) -> pb.Improvement.ValueType:
@@ -96,7 +126,7 @@ def improvement_code(improvement: str) -> pb.Improvement.ValueType:
 
 
 def improvement_name(code: int) -> str:
-    return _name(IMPROVEMENTS, code)
+    return _IMPROVEMENT_NAMES.get(code, "")
 
 
 def weather_code(weather: str) -> pb.Weather.ValueType:
@@ -104,7 +134,7 @@ def weather_code(weather: str) -> pb.Weather.ValueType:
 
 
 def weather_name(code: int) -> str:
-    return _name(WEATHERS, code)
+    return WEATHER_NAMES.get(code, "")
 
 
 def kind_code(kind: str) -> pb.ObjectiveKind.ValueType:
@@ -112,4 +142,4 @@ def kind_code(kind: str) -> pb.ObjectiveKind.ValueType:
 
 
 def kind_name(code: int) -> str:
-    return _name(KINDS, code)
+    return _KIND_NAMES.get(code, "")
