@@ -95,8 +95,6 @@ S = TypeVar("S")
 C = TypeVar("C", bound=Message)
 E = TypeVar("E", bound=Message)
 
-_TUPLE_NEW = tuple.__new__
-
 # The rng legal_commands hands to rules that draw while it checks a candidate: whatever
 # they draw is thrown away with the events.
 _PROBE = Rng(b"legal-commands-probe", "probe", 0)
@@ -268,7 +266,6 @@ class Game(Generic[S, C, E]):
         # The recorders' own method, bound here: it runs for every event, and a method of
         # the game forwarding to it would add a call each time.
         self.evolve: Callable[[S, E], S] = recorders.evolve
-        self._fold: Callable[[S, Sequence[E]], S] = recorders.fold
         self._check()
         # What legal_commands runs in each stage, looked up once here rather than per call.
         self._listings: dict[str, tuple[_Listing[S], ...]] = {
@@ -324,14 +321,7 @@ class Game(Generic[S, C, E]):
     def decided(self, state: S, command: C, seat: int, rng: Rng) -> Decided[S, E]:
         """``decide``, with the state after the events."""
         kind, move = self._admitted(state, command, seat)
-        # move.decide, spelled out: the engine service and the tables apply every command
-        # through here.
-        body = getattr(command, kind)
-        found = move.rule(state, body, seat, rng) if move.draws else move.rule(state, body, seat)
-        events: list[E] = list(found)  # type: ignore[arg-type]
-        if self._advance is None:
-            # _recorded without advance, spelled out: one call to fold the events.
-            return _TUPLE_NEW(Decided, (events, self._fold(state, events)))
+        events: list[E] = move.decide(state, getattr(command, kind), seat, rng)  # type: ignore[assignment]
         return self._recorded(state, events, rng)
 
     def _admitted(self, state: S, command: C, seat: int) -> tuple[str, Move[S]]:
@@ -354,9 +344,7 @@ class Game(Generic[S, C, E]):
         for event in events:
             state = evolve(state, event)
         if advance is None:
-            # Decided(events, state), made without the named tuple's generated __new__ (a
-            # Python call, for every command played).
-            return _TUPLE_NEW(Decided, (events, state))
+            return Decided(events, state)
         while step := advance(state, rng):
             for event in step:
                 state = evolve(state, event)
@@ -405,11 +393,8 @@ class Game(Generic[S, C, E]):
         return groups
 
     def command(self, kind: str, body: Message) -> C:
-        """The game's ``Command`` holding a copy of ``body`` as its ``kind`` (command_of,
-        spelled out: a bot builds one for every command it plays)."""
-        command = self.command_type()
-        getattr(command, kind).CopyFrom(body)
-        return command
+        """The game's ``Command`` holding a copy of ``body`` as its ``kind``."""
+        return command_of(self.command_type, kind, body)
 
     def _offered(self, stage: str, kinds: frozenset[str]) -> tuple[_Listing[S], ...]:
         """The stage's listing narrowed to ``kinds``, in the stage's order (remembered:

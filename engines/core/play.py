@@ -27,9 +27,6 @@ from proto import common_pb2
 __all__ = ["CommandRecord", "Table", "fold", "fold_stored", "reexecute"]
 
 
-_TUPLE_NEW = tuple.__new__
-
-
 class CommandRecord(NamedTuple):
     """One accepted command: who sent it, at which version, and what it produced (a
     named tuple: one is made for every command played, and a frozen dataclass's
@@ -86,14 +83,10 @@ class Table:
 
     def execute(self, seat: int, command: Message) -> list[Message]:
         """Decide and apply; raises ``RuleViolation`` and then changes nothing."""
-        # self.version and self.rng(), spelled out: run for every command played.
-        version = len(self.events)
-        rng = Rng(self.seed, self.config.table_id, version)
-        events, self.state = self.engine.decided(self.state, command, seat, rng)
+        version = self.version
+        events, self.state = self.engine.decided(self.state, command, seat, self.rng())
         self.events.extend(events)
-        # CommandRecord(...), made without the named tuple's generated __new__ (a Python
-        # call, for every command played).
-        self.commands.append(_TUPLE_NEW(CommandRecord, (seat, version, command, tuple(events))))
+        self.commands.append(CommandRecord(seat, version, command, tuple(events)))
         return events
 
     def _record(self, events: Sequence[Message]) -> None:

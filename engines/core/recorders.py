@@ -30,7 +30,7 @@ decided: it is never changed in place (redaction and the chain work on copies).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 from google.protobuf.message import Message
@@ -95,7 +95,6 @@ class Recorders(Generic[S]):
         # Chosen once here: ``evolve`` runs for every event, and a method choosing on each
         # call would add a step every time.
         self.evolve: Callable[[S, Message], S] = self._remembered if remembers else self.record
-        self._remembers = remembers
 
     def on(self, kind: str) -> Callable[[F], F]:
         """Register the decorated function as the recorder of ``kind``."""
@@ -130,20 +129,6 @@ class Recorders(Generic[S]):
             self._recent.clear()
         self._recent[key] = (state, event, after)
         return after
-
-    def fold(self, state: S, events: Iterable[Message]) -> S:
-        """``evolve`` each of ``events`` in turn: one call for a command's events, with
-        :meth:`record` spelled out when nothing is remembered (a call per event saved)."""
-        if self._remembers:
-            for event in events:
-                state = self._remembered(state, event)
-            return state
-        recorders, oneof = self._recorders, self.oneof
-        for event in events:
-            kind = event.WhichOneof(oneof)
-            if kind is not None:
-                state = recorders[kind](state, getattr(event, kind))
-        return state
 
     def record(self, state: S, event: Message) -> S:
         """Record ``event`` in ``state``; an empty event records nothing."""

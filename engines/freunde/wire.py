@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 
 from engines.core import codes
 from engines.core.hexgrid import Hex
+from engines.core.messages import MessageBytes
 from engines.core.messages import built_once as events_built_once
 from engines.freunde.state import COLOURS, IMPROVEMENTS, KINDS, WEATHERS
 from proto import freunde_pb2 as pb
@@ -66,24 +67,10 @@ def hex_msg(h: Hex) -> pb.Hex:
 # ``built_once``).
 built_once = events_built_once(pb.Event.FromString)
 
-# A fresh event parsed from its bytes (an ``EventBytes`` entry).
+# Freunde's commonest events, kept as their bytes (the core's ``MessageBytes``), and a
+# fresh event parsed from an entry.
+EventBytes = MessageBytes
 event = pb.Event.FromString
-
-
-class EventBytes(dict[K, bytes]):
-    """The events of the commonest kinds, built once per key (``build(key)``) and kept as
-    their bytes: ``event(table[key])`` parses a message of its own each time, as
-    ``built_once`` gives, without its wrapper's call (a look-up and a parse, both in C:
-    a turn's end, a figure's move, bamboo grown and eaten come on most commands). The
-    keys are a seat, hexes, colours and counts, so the table stays small."""
-
-    def __init__(self, build: Callable[[K], pb.Event]) -> None:
-        super().__init__()
-        self._build = build
-
-    def __missing__(self, key: K) -> bytes:
-        data = self[key] = self._build(key).SerializeToString(deterministic=True)
-        return data
 
 
 def hex_of(msg: pb.Hex) -> Hex:
