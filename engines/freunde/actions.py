@@ -41,8 +41,7 @@ def check_action(state: FreundeState, action: str) -> None:
     """Raise unless one more action of this kind fits in the turn."""
     turn = state.turn
     taken = turn.actions
-    # action_limit, read inline: every action's rule asks.
-    if len(taken) >= _LIMITS.get(turn.weather, REQUIRED_ACTIONS):
+    if len(taken) >= action_limit(state):
         raise codes.TURN_NO_ACTIONS_LEFT()
     if action in taken and turn.weather != "wind":
         raise codes.TURN_SAME_ACTION()

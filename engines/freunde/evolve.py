@@ -195,9 +195,7 @@ def plot_irrigated(state: FreundeState, e: pb.PlotIrrigated) -> FreundeState:
 
 @RECORDERS.on("bamboo_grown")
 def bamboo_grown(state: FreundeState, e: pb.BambooGrown) -> FreundeState:
-    # The hex read inline (wire.hex_of): bamboo grows on many commands.
-    at = e.at
-    h = (at.q, at.r)
+    h = wire.hex_of(e.at)
     garden, sections = state.garden, e.sections
     height = garden.bamboo.get(h, 0) + sections
     supply = _add(state.supply.bamboo, e.colour - 1, -sections)
@@ -241,9 +239,10 @@ def irrigation_placed(state: FreundeState, e: pb.IrrigationPlaced) -> FreundeSta
 
 @RECORDERS.on("gardener_moved")
 def gardener_moved(state: FreundeState, e: pb.GardenerMoved) -> FreundeState:
-    to = e.to
     return changed(
-        state, garden=changed(state.garden, gardener=(to.q, to.r)), turn=_acting(state, "gardener")
+        state,
+        garden=changed(state.garden, gardener=wire.hex_of(e.to)),
+        turn=_acting(state, "gardener"),
     )
 
 
@@ -251,15 +250,12 @@ def gardener_moved(state: FreundeState, e: pb.GardenerMoved) -> FreundeState:
 def panda_moved(state: FreundeState, e: pb.PandaMoved) -> FreundeState:
     """By the storm (the weather's effect) or as the Panda action."""
     turn = changed(state.turn, weather_used=True) if e.by_storm else _acting(state, "panda")
-    to = e.to
-    return changed(state, garden=changed(state.garden, panda=(to.q, to.r)), turn=turn)
+    return changed(state, garden=changed(state.garden, panda=wire.hex_of(e.to)), turn=turn)
 
 
 @RECORDERS.on("bamboo_eaten")
 def bamboo_eaten(state: FreundeState, e: pb.BambooEaten) -> FreundeState:
-    # The hex read inline (wire.hex_of): the panda eats on many commands.
-    at = e.at
-    h = (at.q, at.r)
+    h = wire.hex_of(e.at)
     garden = state.garden
     height = garden.bamboo.get(h, 0) - 1
     eaten = _add(state.players[e.seat].bamboo, e.colour - 1, 1)

@@ -21,7 +21,7 @@ import operator
 
 from engines.core.flow import Flow, Stage
 from engines.freunde.state import FreundeState
-from engines.freunde.weather import WAITING_WEATHERS
+from engines.freunde.weather import weather_pending
 
 __all__ = ["ACTIONS", "FLOW", "FREE_ACTIONS", "WEATHER_EFFECTS"]
 
@@ -47,11 +47,9 @@ ACTIONS: tuple[str, ...] = (
 def _stage_of(state: FreundeState) -> str:
     if not state.seats:
         return "setup"
-    turn = state.turn
-    if turn.drawn_plots:
+    if state.turn.drawn_plots:
         return "plot"
-    # weather.weather_pending, read inline: asked once for every command played.
-    if not turn.weather_used and turn.weather in WAITING_WEATHERS:
+    if weather_pending(state):
         return "weather"
     return "actions"
 

@@ -41,17 +41,7 @@ __all__ = [
 
 @functools.lru_cache(maxsize=4096)
 def _reach(start: Hex, tiles: frozenset[Hex]) -> tuple[Hex, ...]:
-    """hexgrid.straight_moves, its walks spelled out (a call each): worked out afresh
-    whenever a figure stands somewhere new or a plot is placed, a few times a turn."""
-    out: list[Hex] = []
-    q0, r0 = start
-    for dq, dr in hexgrid.DIRECTIONS:
-        q, r = q0 + dq, r0 + dr
-        while (q, r) in tiles:
-            out.append((q, r))
-            q += dq
-            r += dr
-    return tuple(out)
+    return tuple(hexgrid.straight_moves(start, tiles))
 
 
 _GARDENER_BODIES: wire.Bodies[Hex, pb.MoveGardener] = wire.Bodies(

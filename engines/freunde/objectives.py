@@ -220,19 +220,11 @@ def _claims_worked_out(state: FreundeState, seat: int) -> tuple[pb.ClaimObjectiv
     # The garden's gardener cards only matter to a hand holding one (None: it doesn't).
     needs_garden = not _GARDENER_CARDS.isdisjoint(hand)
     shown = _gardener_cards_shown(state) if needs_garden else frozenset()
-    # A loop rather than comprehensions, with _met spelled out (a call per card): worked
-    # out again on about a third of the listings, and mostly finding nothing.
-    green, yellow, pink = player.bamboo
+    # A loop rather than comprehensions: worked out again on about a third of the
+    # listings, and mostly finding nothing.
     bodies: list[pb.ClaimObjective] = []
     for card in hand:
-        kind, (need_green, need_yellow, need_pink) = _CARD_TESTS[card]
-        if kind == "plot":
-            met = _plot_pattern_shown(irrigated, card)
-        elif kind == "gardener":
-            met = card in shown
-        else:
-            met = green >= need_green and yellow >= need_yellow and pink >= need_pink
-        if met:
+        if _met(player, irrigated, shown, card):
             bodies.append(_CLAIMS[card])
     answer = tuple(bodies)
     tall = garden.tall if needs_garden else None
@@ -241,8 +233,6 @@ def _claims_worked_out(state: FreundeState, seat: int) -> tuple[pb.ClaimObjectiv
 
 
 _GARDENER_CARDS = frozenset(o.id for o in OBJECTIVES.values() if o.kind == "gardener")
-# What _met reads of each card: its kind, and the bamboo a panda card needs.
-_CARD_TESTS = {o.id: (o.kind, o.bamboo) for o in OBJECTIVES.values()}
 _CLAIMS = {card: pb.ClaimObjective(card=card) for card in OBJECTIVES}
 
 # Each seat's last answer, with what it was worked out from (hand, reserve, irrigated

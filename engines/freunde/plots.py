@@ -97,11 +97,8 @@ _DRAWS = (_DRAW,)
 
 
 def plot_draws(state: FreundeState, seat: int) -> tuple[pb.DrawPlots, ...]:
-    """Drawing plots while the action fits in the turn and ``can_draw`` (read inline:
-    every listing of the actions asks)."""
-    if "plot" in state.turn.open_actions and state.plot_stack and _spots(state.garden.tiles):
-        return _DRAWS
-    return ()
+    """Drawing plots while the action fits in the turn and ``can_draw``."""
+    return _DRAWS if "plot" in state.turn.open_actions and can_draw(state) else ()
 
 
 def place_plot(state: FreundeState, cmd: pb.PlacePlot, seat: int) -> list[pb.Event]:

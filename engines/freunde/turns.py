@@ -35,22 +35,14 @@ def action_possible(state: FreundeState, seat: int, action: str) -> bool:
     return bool(drawable_kinds(state, seat))
 
 
-# The actions can_end_turn asks action_possible about, the plot action asked first.
-_AFTER_PLOT = tuple(action for action in ACTIONS if action != "plot")
-
-
 def can_end_turn(state: FreundeState, seat: int) -> bool:
     """After the two required actions, or when no further action is possible."""
     turn = state.turn
     if len(turn.actions) >= REQUIRED_ACTIONS:
         return True
     opened = turn.open_actions
-    # The plot action asked directly (action_possible's first case, without its call):
-    # mostly possible, and then the answer.
-    if "plot" in opened and can_draw(state):
-        return False
     # A loop rather than any(): asked on every listing, and mostly stopped by the first.
-    for action in _AFTER_PLOT:
+    for action in ACTIONS:
         if action in opened and action_possible(state, seat, action):
             return False
     return True
@@ -89,8 +81,5 @@ _ENDS = (_END,)
 
 
 def turn_ends(state: FreundeState, seat: int) -> tuple[pb.EndTurn, ...]:
-    """Ending the turn, once it may end (the two actions taken, read first: can_end_turn's
-    own first answer, without its call on most listings)."""
-    if len(state.turn.actions) >= REQUIRED_ACTIONS or can_end_turn(state, seat):
-        return _ENDS
-    return ()
+    """Ending the turn, once it may end."""
+    return _ENDS if can_end_turn(state, seat) else ()

@@ -13,14 +13,13 @@ from engines.core.dice import Die
 from engines.core.hexgrid import Hex
 from engines.core.rng import Rng
 from engines.freunde import codes, wire
-from engines.freunde.garden import STALK, is_irrigated
+from engines.freunde.garden import can_grow, is_irrigated
 from engines.freunde.gardener_and_panda import growth_sections, panda_eats, panda_moved
 from engines.freunde.irrigation import grown_events
-from engines.freunde.state import COLOURS, IMPROVEMENTS, POND, WEATHERS, FreundeState
+from engines.freunde.state import IMPROVEMENTS, POND, WEATHERS, FreundeState
 from proto import freunde_pb2 as pb
 
 __all__ = [
-    "WAITING_WEATHERS",
     "WEATHER_DIE",
     "choosable_weathers",
     "choose_weather",
@@ -43,12 +42,12 @@ __all__ = [
 WEATHER_DIE: Die[str] = Die(WEATHERS)
 
 # The weathers whose effect waits for the player's choice (the flow's weather stage).
-WAITING_WEATHERS = frozenset({"rain", "storm", "clouds", "question"})
+_WAITING = frozenset({"rain", "storm", "clouds", "question"})
 
 
 def weather_pending(state: FreundeState) -> bool:
     """Whether this turn's weather still waits for the player's choice."""
-    return not state.turn.weather_used and state.turn.weather in WAITING_WEATHERS
+    return not state.turn.weather_used and state.turn.weather in _WAITING
 
 
 def roll_weather(seat: int, rng: Rng) -> pb.Event:
@@ -119,19 +118,10 @@ def weather_skips(state: FreundeState, seat: int) -> list[pb.SkipWeather]:
 
 
 def rain_spots(state: FreundeState) -> list[Hex]:
-    """Rain: irrigated plots where a section can still grow (garden.can_grow, read inline:
-    a rain's listing asks it of every irrigated plot)."""
+    """Rain: irrigated plots where a section can still grow."""
     if state.turn.weather != "rain":
         return []
-    heights = state.garden.bamboo
-    stocked = {colour for colour, left in zip(COLOURS, state.supply.bamboo, strict=True) if left}
-    return sorted(
-        [
-            h
-            for h, colour in state.garden.irrigated
-            if colour in stocked and heights.get(h, 0) < STALK.high
-        ]
-    )
+    return sorted([h for h, colour in state.garden.irrigated if can_grow(state, h, colour)])
 
 
 def grow_with_rain(state: FreundeState, cmd: pb.GrowWithRain, seat: int) -> list[pb.Event]:

@@ -229,10 +229,7 @@ def resources_changed(state: HarvestState, e: pb.ResourcesChanged) -> HarvestSta
         for index, delta in seed_deltas:
             seeds[index] += delta
         changes["seeds"] = tuple(seeds)
-    # _seat, spelled out: recorded on most commands.
-    players = list(state.players)
-    players[seat] = changed(p, **changes)
-    return changed(state, players=tuple(players))
+    return _seat(state, seat, changed(p, **changes))
 
 
 @RECORDERS.on("worker_placed")
