@@ -17,6 +17,7 @@ from engines.core.recorders import Recorders, changed, unchanged
 from engines.freunde import wire
 from engines.freunde.actions import open_actions
 from engines.freunde.content import TILES
+from engines.freunde.plots import open_spots_after
 from engines.freunde.state import TALL_STALK, FreundeState, Player, Triple, Turn
 from proto import freunde_pb2 as pb
 
@@ -177,9 +178,11 @@ def plot_placed(state: FreundeState, e: pb.PlotPlaced) -> FreundeState:
     rest = _without(state.turn.drawn_plots, e.tile)
     h = wire.hex_of(e.at)
     garden = state.garden
+    plots = {**garden.plots, h: e.tile}
+    spots = open_spots_after(garden.spots, plots, h)
     return changed(
         state,
-        garden=changed(garden, plots={**garden.plots, h: e.tile}, tiles=garden.tiles | {h}),
+        garden=changed(garden, plots=plots, tiles=garden.tiles | {h}, spots=spots),
         plot_stack=bury(state.plot_stack, rest),
         turn=changed(state.turn, drawn_plots=()),
     )

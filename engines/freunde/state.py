@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from engines.core.hexgrid import Edge, Hex
+from engines.core.hexgrid import Edge, Hex, neighbours
 
 __all__ = [
     "ACTIONS",
@@ -46,6 +46,9 @@ Triple = tuple[int, int, int]
 
 # The shortest stalk a gardener objective reads (objectives.py checks the cards).
 TALL_STALK = 3
+
+# Where the first plot may go: beside the pond (plots.py keeps ``Garden.spots``).
+_BY_THE_POND: tuple[Hex, ...] = tuple(sorted(neighbours(POND)))
 
 
 @dataclass(frozen=True)
@@ -83,6 +86,9 @@ class Garden:
     irrigated: frozenset[tuple[Hex, str]] = frozenset()
     # Every hex holding a tile, the pond included: the ground the gardener and panda walk.
     tiles: frozenset[Hex] = frozenset({POND})
+    # The hexes a plot may be placed on, sorted (plots.open_spots_after, kept by the
+    # recorder of a placed plot: every listing asks whether there is one).
+    spots: tuple[Hex, ...] = _BY_THE_POND
     gardener: Hex = POND
     panda: Hex = POND
 
