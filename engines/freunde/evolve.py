@@ -17,6 +17,7 @@ from engines.core.recorders import Recorders, changed, unchanged
 from engines.freunde import wire
 from engines.freunde.actions import open_actions
 from engines.freunde.content import TILES
+from engines.freunde.irrigation import open_sides_after_channel, open_sides_after_plot
 from engines.freunde.plots import open_spots_after
 from engines.freunde.state import TALL_STALK, FreundeState, Player, Triple, Turn
 from proto import freunde_pb2 as pb
@@ -178,11 +179,12 @@ def plot_placed(state: FreundeState, e: pb.PlotPlaced) -> FreundeState:
     rest = _without(state.turn.drawn_plots, e.tile)
     h = wire.hex_of(e.at)
     garden = state.garden
-    plots = {**garden.plots, h: e.tile}
+    plots, tiles = {**garden.plots, h: e.tile}, garden.tiles | {h}
     spots = open_spots_after(garden.spots, plots, h)
+    sides = open_sides_after_plot(garden.open_sides, tiles, garden.channels, h)
     return changed(
         state,
-        garden=changed(garden, plots=plots, tiles=garden.tiles | {h}, spots=spots),
+        garden=changed(garden, plots=plots, tiles=tiles, spots=spots, open_sides=sides),
         plot_stack=bury(state.plot_stack, rest),
         turn=changed(state.turn, drawn_plots=()),
     )
@@ -230,9 +232,12 @@ def irrigation_placed(state: FreundeState, e: pb.IrrigationPlaced) -> FreundeSta
     a, b = wire.hex_of(e.a), wire.hex_of(e.b)
     side = (a, b) if a <= b else (b, a)
     held = state.players[e.seat].irrigation - 1
+    garden = state.garden
+    channels = garden.channels | {side}
+    sides = open_sides_after_channel(garden.open_sides, garden.tiles, channels, side)
     return changed(
         state,
-        garden=changed(state.garden, channels=state.garden.channels | {side}),
+        garden=changed(garden, channels=channels, open_sides=sides),
         players=_player(state, e.seat, irrigation=held),
     )
 

@@ -82,6 +82,10 @@ class Garden:
     tall: Mapping[Hex, int] = field(default_factory=dict)  # hex -> height
     chips: Mapping[Hex, str] = field(default_factory=dict)  # hex -> improvement chip
     channels: frozenset[Edge] = frozenset()
+    # The free sides between two tiles that join the channels' network, sorted: where a
+    # channel may be placed (irrigation.open_sides_after_*, kept by the recorders of a
+    # placed plot or channel: listed whenever the seat holds a channel).
+    open_sides: tuple[Edge, ...] = ()
     # The irrigated plots, each with its colour (what plot objectives read).
     irrigated: frozenset[tuple[Hex, str]] = frozenset()
     # Every hex holding a tile, the pond included: the ground the gardener and panda walk.

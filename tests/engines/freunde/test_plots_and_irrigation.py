@@ -237,3 +237,39 @@ def test_the_open_spots_kept_in_the_garden_are_where_a_plot_may_go(seats: int) -
     """``Garden.spots`` (what listings read) is kept by the recorder of a placed plot: at
     every step of random games it is every empty hex beside the pond or two plots."""
     assert sum(_spots_checked_while_playing(seats, index) for index in range(2))
+
+
+def _open_sides_checked_while_playing(seats: int, index: int) -> int:
+    """Play a random game, checking the garden's open sides before each command against
+    every side between two tiles asked afresh (free, and an end corner on the pond or a
+    channel); how many channels had been placed."""
+    channels = 0
+
+    def check(state: FreundeState) -> None:
+        nonlocal channels
+        garden = state.garden
+        corners = {v for e in garden.channels for v in hexgrid.edge_vertices(e)}
+        sides = {
+            hexgrid.edge(h, n)
+            for h in garden.tiles
+            for n in hexgrid.neighbours(h)
+            if n in garden.tiles
+        }
+        joining = [
+            side
+            for side in sides - garden.channels
+            if any(POND in v or v in corners for v in hexgrid.edge_vertices(side))
+        ]
+        assert garden.open_sides == tuple(sorted(joining))
+        channels += len(garden.channels)
+
+    play_random_game(ENGINE, seats, index, invariants=check)
+    return channels
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_the_open_sides_kept_in_the_garden_are_where_a_channel_may_go(seats: int) -> None:
+    """``Garden.open_sides`` (what listings read) is kept by the recorders of a placed plot
+    or channel: at every step of random games it is every free side between two tiles
+    with an end corner on the pond or a channel (Irrigation channels)."""
+    assert sum(_open_sides_checked_while_playing(seats, index) for index in range(2))
