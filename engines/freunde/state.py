@@ -80,6 +80,10 @@ class Garden:
     # The stalks of TALL_STALK sections or more, kept beside ``bamboo`` by its recorders:
     # all that gardener objectives read, and it changes far less often.
     tall: Mapping[Hex, int] = field(default_factory=dict)  # hex -> height
+    # The gardener cards those stalks complete (objectives.gardener_cards_shown), kept
+    # with ``tall`` and the same object while the answer stays the same: the cards of
+    # every hand are checked against it on every move.
+    gardener_shown: frozenset[int] = frozenset()
     chips: Mapping[Hex, str] = field(default_factory=dict)  # hex -> improvement chip
     channels: frozenset[Edge] = frozenset()
     # The free sides between two tiles that join the channels' network, sorted: where a
