@@ -136,9 +136,6 @@ class Move(Generic[S]):
 # checks each candidate (None for an exact move, whose candidates are all accepted).
 _Listing = tuple[str, Callable[[S, int], Iterable[Message]], Move[S] | None]
 
-# What a listing's bodies may be kept as; other iterables are made lists.
-_SEQUENCES = frozenset({tuple, list})
-
 
 @dataclass(frozen=True, slots=True)
 class Standing:
@@ -395,7 +392,7 @@ class Game(Generic[S, C, E]):
                 bodies = self._accepted(check, state, bodies, seat)
             # Most kinds list nothing on a given move: no group for them.
             if bodies:
-                if type(bodies) not in _SEQUENCES:
+                if type(bodies) is not tuple and type(bodies) is not list:
                     bodies = list(bodies)
                 groups.append((kind, bodies))
         return groups
