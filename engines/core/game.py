@@ -132,8 +132,9 @@ class Move(Generic[S]):
         return list(self.rule(state, body, seat))
 
 
-# A stage's command kind as legal_moves reads it: kind, candidates, exact, the move.
-_Listing = tuple[str, Callable[[S, int], Iterable[Message]], bool, Move[S]]
+# A stage's command kind as legal_moves reads it: kind, candidates, and the move that
+# checks each candidate (None for an exact move, whose candidates are all accepted).
+_Listing = tuple[str, Callable[[S, int], Iterable[Message]], Move[S] | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,7 +271,11 @@ class Game(Generic[S, C, E]):
         # What legal_commands runs in each stage, looked up once here rather than per call.
         self._listings: dict[str, tuple[_Listing[S], ...]] = {
             stage.name: tuple(
-                (kind, self.moves[kind].candidates, self.moves[kind].exact, self.moves[kind])
+                (
+                    kind,
+                    self.moves[kind].candidates,
+                    None if self.moves[kind].exact else self.moves[kind],
+                )
                 for kind in stage.commands
             )
             for stage in flow.stages
@@ -381,10 +386,10 @@ class Game(Generic[S, C, E]):
         if stage.offered is not None:
             listing = self._offered(stage.name, stage.offered(state))
         groups: list[tuple[str, Sequence[Message]]] = []
-        for kind, candidates, exact, move in listing:
+        for kind, candidates, check in listing:
             bodies = candidates(state, seat)
-            if not exact:
-                bodies = [b for b in bodies if self._accepts(move, state, b, seat)]
+            if check is not None:
+                bodies = self._accepted(check, state, bodies, seat)
             # Most kinds list nothing on a given move: no group for them.
             if bodies:
                 if type(bodies) is not tuple and type(bodies) is not list:
@@ -405,6 +410,13 @@ class Game(Generic[S, C, E]):
             narrowed = tuple(entry for entry in self._listings[stage] if entry[0] in kinds)
             self._narrowed[key] = narrowed
         return narrowed
+
+    def _accepted(
+        self, move: Move[S], state: S, bodies: Iterable[Message], seat: int
+    ) -> list[Message]:
+        """The candidate ``bodies`` that ``move``'s rule accepts (a method of its own, so
+        ``legal_groups`` keeps no closure over its locals for an exact move)."""
+        return [body for body in bodies if self._accepts(move, state, body, seat)]
 
     @staticmethod
     def _accepts(move: Move[S], state: S, body: Message, seat: int) -> bool:

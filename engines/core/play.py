@@ -66,6 +66,9 @@ class Table:
     events: list[Message] = field(default_factory=list)
     commands: list[CommandRecord] = field(default_factory=list)
     state: Any = None
+    # How many events the log holds, kept by the two methods that extend it: read for
+    # every command played (its Rng, its record).
+    version: int = field(default=0, init=False)
 
     @classmethod
     def create(cls, engine: Engine[Any, Any, Any], config: TableConfig, seed: bytes) -> Table:
@@ -73,10 +76,6 @@ class Table:
         table.state = engine.initial_state()
         table._record(engine.setup(config, table.rng()))
         return table
-
-    @property
-    def version(self) -> int:
-        return len(self.events)
 
     def rng(self) -> Rng:
         return Rng(self.seed, self.config.table_id, self.version)
@@ -86,6 +85,7 @@ class Table:
         version = self.version
         events, self.state = self.engine.decided(self.state, command, seat, self.rng())
         self.events.extend(events)
+        self.version = version + len(events)
         self.commands.append(CommandRecord(seat, version, command, tuple(events)))
         return events
 
@@ -95,6 +95,7 @@ class Table:
             state = evolve(state, event)
         self.state = state
         self.events.extend(events)
+        self.version += len(events)
 
     def digest(self) -> str:
         return digest(self.state)

@@ -16,9 +16,10 @@ the revealed seed therefore reproduces every shuffle and roll.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from hashlib import sha256
-from typing import TypeVar
+from typing import Protocol, TypeVar
 
 __all__ = ["Rng", "hmac_sha256"]
 
@@ -33,16 +34,48 @@ _INNER = bytes(x ^ 0x36 for x in range(256))
 _OUTER = bytes(x ^ 0x5C for x in range(256))
 
 
+class _Hash(Protocol):
+    """What the HMAC here asks of a ``hashlib`` hash object."""
+
+    def update(self, data: bytes, /) -> None: ...
+
+    def digest(self) -> bytes: ...
+
+    def copy(self) -> _Hash: ...
+
+
+# SHA-256 with a key's inner and outer pads hashed in, before the message.
+_Pads = tuple[_Hash, _Hash]
+
+
+def _pads(key: bytes) -> _Pads:
+    """SHA-256 with the key's inner and outer pads hashed in (RFC 2104)."""
+    if len(key) > _BLOCK:
+        key = sha256(key).digest()
+    key = key.ljust(_BLOCK, b"\0")
+    return sha256(key.translate(_INNER)), sha256(key.translate(_OUTER))
+
+
+# A table's seed keys the first HMAC of every command that draws: its pads are hashed
+# once and copied for each (a hash object's copy costs less than hashing the pad's
+# block again).
+_seed_pads = functools.lru_cache(maxsize=64)(_pads)
+
+
+def _keyed(inner: _Hash, outer: _Hash, message: bytes) -> bytes:
+    """HMAC-SHA256 of ``message`` under the key whose pads ``inner`` and ``outer`` have
+    hashed in (see ``_pads``; both are used up)."""
+    inner.update(message)
+    outer.update(inner.digest())
+    return outer.digest()
+
+
 def hmac_sha256(key: bytes, message: bytes) -> bytes:
     """The bytes of ``hmac.digest(key, message, "sha256")`` in about half its time for
     the short keys and messages drawn here and in the chain's salts: ``hmac.digest``
     sets up OpenSSL's MAC on every call, which costs more than the two hashes themselves
     (the first draw of a command takes two HMACs, every event's salts one a seat)."""
-    if len(key) > _BLOCK:
-        key = sha256(key).digest()
-    key = key.ljust(_BLOCK, b"\0")
-    inner = sha256(key.translate(_INNER) + message).digest()
-    return sha256(key.translate(_OUTER) + inner).digest()
+    return _keyed(*_pads(key), message)
 
 
 class Rng:
@@ -62,7 +95,8 @@ class Rng:
     def _take(self, n: int) -> bytes:
         if not self._key:
             stream = f"{self._table_id}:{self._version}".encode()
-            self._key = hmac_sha256(self._seed, stream)
+            inner, outer = _seed_pads(self._seed)
+            self._key = _keyed(inner.copy(), outer.copy(), stream)
         while len(self._buffer) < n:
             counter = self._block.to_bytes(8, "big")
             self._buffer += hmac_sha256(self._key, counter)

@@ -17,7 +17,10 @@ from engines.core.recorders import Recorders, changed, unchanged
 from engines.freunde import wire
 from engines.freunde.actions import open_actions
 from engines.freunde.content import TILES
-from engines.freunde.state import TALL_STALK, FreundeState, Player, Triple, Turn
+from engines.freunde.irrigation import open_sides_after_channel, open_sides_after_plot
+from engines.freunde.objectives import gardener_cards_shown
+from engines.freunde.plots import open_spots_after
+from engines.freunde.state import TALL_STALK, FreundeState, Garden, Player, Triple, Turn
 from proto import freunde_pb2 as pb
 
 __all__ = ["RECORDERS"]
@@ -49,6 +52,19 @@ def _tall(tall: Mapping[Hex, int], h: Hex, height: int) -> Mapping[Hex, int]:
     if height >= TALL_STALK or h in tall:
         return _put(tall, h, height if height >= TALL_STALK else 0)
     return tall
+
+
+def _stalk(garden: Garden, h: Hex, height: int) -> Garden:
+    """The garden with the stalk at ``h`` now ``height`` sections: its bamboo, its tall
+    stalks and, when those change, the gardener cards they complete (the same set while
+    it stays the same, so readers can tell it unchanged by identity)."""
+    bamboo, tall = _put(garden.bamboo, h, height), _tall(garden.tall, h, height)
+    if tall is garden.tall:
+        return changed(garden, bamboo=bamboo)
+    shown = gardener_cards_shown(tall, garden.plots, garden.chips)
+    if shown == garden.gardener_shown:
+        shown = garden.gardener_shown
+    return changed(garden, bamboo=bamboo, tall=tall, gardener_shown=shown)
 
 
 def _player(state: FreundeState, seat: int, **changes: Any) -> tuple[Player, ...]:
@@ -177,9 +193,12 @@ def plot_placed(state: FreundeState, e: pb.PlotPlaced) -> FreundeState:
     rest = _without(state.turn.drawn_plots, e.tile)
     h = wire.hex_of(e.at)
     garden = state.garden
+    plots, tiles = {**garden.plots, h: e.tile}, garden.tiles | {h}
+    spots = open_spots_after(garden.spots, plots, h)
+    sides = open_sides_after_plot(garden.open_sides, tiles, garden.channels, h)
     return changed(
         state,
-        garden=changed(garden, plots={**garden.plots, h: e.tile}, tiles=garden.tiles | {h}),
+        garden=changed(garden, plots=plots, tiles=tiles, spots=spots, open_sides=sides),
         plot_stack=bury(state.plot_stack, rest),
         turn=changed(state.turn, drawn_plots=()),
     )
@@ -200,11 +219,7 @@ def bamboo_grown(state: FreundeState, e: pb.BambooGrown) -> FreundeState:
     height = garden.bamboo.get(h, 0) + sections
     supply = _add(state.supply.bamboo, e.colour - 1, -sections)
     return changed(
-        state,
-        garden=changed(
-            garden, bamboo=_put(garden.bamboo, h, height), tall=_tall(garden.tall, h, height)
-        ),
-        supply=changed(state.supply, bamboo=supply),
+        state, garden=_stalk(garden, h, height), supply=changed(state.supply, bamboo=supply)
     )
 
 
@@ -227,9 +242,12 @@ def irrigation_placed(state: FreundeState, e: pb.IrrigationPlaced) -> FreundeSta
     a, b = wire.hex_of(e.a), wire.hex_of(e.b)
     side = (a, b) if a <= b else (b, a)
     held = state.players[e.seat].irrigation - 1
+    garden = state.garden
+    channels = garden.channels | {side}
+    sides = open_sides_after_channel(garden.open_sides, garden.tiles, channels, side)
     return changed(
         state,
-        garden=changed(state.garden, channels=state.garden.channels | {side}),
+        garden=changed(garden, channels=channels, open_sides=sides),
         players=_player(state, e.seat, irrigation=held),
     )
 
@@ -260,11 +278,7 @@ def bamboo_eaten(state: FreundeState, e: pb.BambooEaten) -> FreundeState:
     height = garden.bamboo.get(h, 0) - 1
     eaten = _add(state.players[e.seat].bamboo, e.colour - 1, 1)
     return changed(
-        state,
-        garden=changed(
-            garden, bamboo=_put(garden.bamboo, h, height), tall=_tall(garden.tall, h, height)
-        ),
-        players=_player(state, e.seat, bamboo=eaten),
+        state, garden=_stalk(garden, h, height), players=_player(state, e.seat, bamboo=eaten)
     )
 
 

@@ -27,6 +27,8 @@ __all__ = [
     "grown_events",
     "irrigation_takings",
     "is_irrigated_by",
+    "open_sides_after_channel",
+    "open_sides_after_plot",
     "place_irrigation",
     "take_irrigation",
 ]
@@ -74,9 +76,10 @@ def _plot_irrigated(at: Hex) -> pb.Event:
     return pb.Event(plot_irrigated=pb.PlotIrrigated(at=wire.hex_msg(at)))
 
 
-# The network's geometry depends only on where the tiles and channels lie, which changes
-# a few dozen times a game while legal commands are listed on every move: it is
-# remembered, keyed by those two sets.
+# The network's corners depend only on where the channels lie, which changes a few dozen
+# times a game: remembered, keyed by the set of channels. The free sides that join the
+# network are kept in the garden (``Garden.open_sides``), updated from the sides around
+# each new plot or channel.
 
 
 @functools.lru_cache(maxsize=1024)
@@ -92,30 +95,35 @@ def _connects(e: Edge, corners: frozenset[Vertex]) -> bool:
     return any(POND in v or v in corners for v in hexgrid.edge_vertices(e))
 
 
-# The pond's six corners: every side ending at one of them touches the pond.
-_POND_CORNERS: tuple[Vertex, ...] = tuple(
-    dict.fromkeys(
-        corner
-        for n in hexgrid.neighbours(POND)
-        for corner in hexgrid.edge_vertices(hexgrid.edge(POND, n))
-    )
-)
+def open_sides_after_plot(
+    sides: tuple[Edge, ...], tiles: frozenset[Hex], channels: frozenset[Edge], h: Hex
+) -> tuple[Edge, ...]:
+    """The open sides, sorted, once a plot lies at ``h`` (``tiles`` holding it): those of
+    before, and the new plot's sides to the tiles beside it that join the network (a
+    new plot has no channel yet). ``Garden.open_sides`` is kept this way."""
+    corners = _network_corners(channels)
+    opened = [
+        side
+        for side in (hexgrid.edge(h, n) for n in hexgrid.neighbours(h) if n in tiles)
+        if _connects(side, corners)
+    ]
+    return tuple(sorted([*sides, *opened])) if opened else sides
 
 
-@functools.lru_cache(maxsize=1024)
-def _open_sides(tiles: frozenset[Hex], channels: frozenset[Edge]) -> tuple[Edge, ...]:
-    """The free sides between two tiles that join the network, sorted. A side joins it
-    when one of its end corners is on the pond or a channel (``_connects``), so they are
-    found among the three sides of each such corner rather than by trying every side of
-    every tile (a new set of tiles or channels is worked out a few dozen times a game)."""
-    spots: set[Edge] = set()
-    for corner in (*_POND_CORNERS, *_network_corners(channels)):
-        a, b, c = corner
+def open_sides_after_channel(
+    sides: tuple[Edge, ...], tiles: frozenset[Hex], channels: frozenset[Edge], placed: Edge
+) -> tuple[Edge, ...]:
+    """The open sides, sorted, once a channel lies on ``placed`` (``channels`` holding
+    it): those of before but ``placed``, and the free sides between two tiles at its two
+    end corners, which now join the network (a side joins it by an end corner, and a
+    corner is an end of its three sides only). ``Garden.open_sides`` is kept this way."""
+    joined = {side for side in sides if side != placed}
+    for a, b, c in hexgrid.edge_vertices(placed):
         # A corner's hexes are sorted, so these are its sides in hexgrid.edge's form.
         for side in ((a, b), (a, c), (b, c)):
             if side[0] in tiles and side[1] in tiles and side not in channels:
-                spots.add(side)
-    return tuple(sorted(spots))
+                joined.add(side)
+    return tuple(sorted(joined))
 
 
 _CHANNEL_BODIES: wire.Bodies[Edge, pb.PlaceIrrigation] = wire.Bodies(
@@ -123,13 +131,22 @@ _CHANNEL_BODIES: wire.Bodies[Edge, pb.PlaceIrrigation] = wire.Bodies(
 )
 
 
-@functools.lru_cache(maxsize=1024)
-def _channel_bodies(
-    tiles: frozenset[Hex], channels: frozenset[Edge]
-) -> tuple[pb.PlaceIrrigation, ...]:
-    """Each free side, named either way round."""
+# The last open sides listed, with their bodies: a garden's open sides change a few
+# dozen times a game, and are listed on every move of a seat holding a channel. A
+# recorder replaces the tuple rather than changing it, so identity says unchanged; it is
+# held, so its id stays its own.
+_last_bodies: list[tuple[tuple[Edge, ...], tuple[pb.PlaceIrrigation, ...]]] = [((), ())]
+
+
+def _channel_bodies(sides: tuple[Edge, ...]) -> tuple[pb.PlaceIrrigation, ...]:
+    """Each open side, named either way round (remembered for the last sides)."""
+    last = _last_bodies[0]
+    if last[0] is sides:
+        return last[1]
     named = _CHANNEL_BODIES
-    return tuple(named[ends] for a, b in _open_sides(tiles, channels) for ends in ((a, b), (b, a)))
+    bodies = tuple(named[ends] for a, b in sides for ends in ((a, b), (b, a)))
+    _last_bodies[0] = (sides, bodies)
+    return bodies
 
 
 def take_irrigation(state: FreundeState, cmd: pb.TakeIrrigation, seat: int) -> list[pb.Event]:
@@ -183,4 +200,4 @@ def channel_placements(state: FreundeState, seat: int) -> tuple[pb.PlaceIrrigati
     (shared bodies: the kit copies each into the command it lists)."""
     if state.players[seat].irrigation <= 0:
         return ()
-    return _channel_bodies(state.garden.tiles, state.garden.channels)
+    return _channel_bodies(state.garden.open_sides)

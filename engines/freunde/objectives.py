@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import itertools
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +35,7 @@ __all__ = [
     "claims",
     "draw_objective",
     "drawable_kinds",
+    "gardener_cards_shown",
     "is_met",
     "is_shown_by_garden",
     "objective_draws",
@@ -163,26 +165,17 @@ def _stalk_cards() -> dict[tuple[int, int, str], tuple[int, ...]]:
 
 _STALK_CARDS = _stalk_cards()
 
-# The last tall stalks, plots and chips maps read, with the gardener cards they complete:
-# a recorder replaces a map, never changes one in place, and the tall stalks change far
-# less often than legal commands are listed. The maps are held, so their ids stay theirs.
-_last_shown: list[tuple[object, object, object, frozenset[int]]] = [(None, None, None, frozenset())]
 
-
-def _gardener_cards_shown(state: FreundeState) -> frozenset[int]:
-    """Every gardener card the garden completes, from its tall stalks (remembered)."""
-    garden = state.garden
-    tall, plots, chips = garden.tall, garden.plots, garden.chips
-    last = _last_shown[0]
-    if last[0] is tall and last[1] is plots and last[2] is chips:
-        return last[3]
+def gardener_cards_shown(
+    tall: Mapping[Hex, int], plots: Mapping[Hex, int], chips: Mapping[Hex, str]
+) -> frozenset[int]:
+    """Every gardener card the garden completes, from its tall stalks (``Garden.tall``)
+    and what lies under them; ``Garden.gardener_shown`` keeps the answer."""
     tally: dict[int, int] = {}
     for h, height in tall.items():
         for card in _STALK_CARDS[plots[h], height, chips.get(h, "none")]:
             tally[card] = tally.get(card, 0) + 1
-    shown = frozenset([card for card, found in tally.items() if found >= _STALKS_NEEDED[card]])
-    _last_shown[0] = (tall, plots, chips, shown)
-    return shown
+    return frozenset([card for card, found in tally.items() if found >= _STALKS_NEEDED[card]])
 
 
 def is_shown_by_garden(state: FreundeState, card: int) -> bool:
@@ -191,7 +184,7 @@ def is_shown_by_garden(state: FreundeState, card: int) -> bool:
     if obj.kind == "plot":
         return _plot_pattern_shown(state.garden.irrigated, card)
     if obj.kind == "gardener":
-        return card in _gardener_cards_shown(state)
+        return card in state.garden.gardener_shown
     return False
 
 
@@ -204,7 +197,7 @@ def _panda_met(player: Player, obj: Objective) -> bool:
 
 def is_met(state: FreundeState, seat: int, card: int) -> bool:
     """Completing objectives: the garden shows it, or the reserve holds the bamboo."""
-    return _met(state.players[seat], state.garden.irrigated, _gardener_cards_shown(state), card)
+    return _met(state.players[seat], state.garden.irrigated, state.garden.gardener_shown, card)
 
 
 def claimable(state: FreundeState, seat: int) -> tuple[int, ...]:
@@ -216,10 +209,7 @@ def _claims_worked_out(state: FreundeState, seat: int) -> tuple[pb.ClaimObjectiv
     """``claims`` worked out afresh, and remembered with what it was worked out from
     (see ``_last_claims``)."""
     garden, player = state.garden, state.players[seat]
-    hand, irrigated = player.hand, garden.irrigated
-    # The garden's gardener cards only matter to a hand holding one (None: it doesn't).
-    needs_garden = not _GARDENER_CARDS.isdisjoint(hand)
-    shown = _gardener_cards_shown(state) if needs_garden else frozenset()
+    hand, irrigated, shown = player.hand, garden.irrigated, garden.gardener_shown
     # A loop rather than comprehensions: worked out again on about a third of the
     # listings, and mostly finding nothing.
     bodies: list[pb.ClaimObjective] = []
@@ -227,8 +217,9 @@ def _claims_worked_out(state: FreundeState, seat: int) -> tuple[pb.ClaimObjectiv
         if _met(player, irrigated, shown, card):
             bodies.append(_CLAIMS[card])
     answer = tuple(bodies)
-    tall = garden.tall if needs_garden else None
-    _last_claims[seat] = (hand, player.bamboo, irrigated, tall, shown, answer)
+    # The garden's gardener cards only matter to a hand holding one (None: it doesn't).
+    needs_garden = not _GARDENER_CARDS.isdisjoint(hand)
+    _last_claims[seat] = (hand, player.bamboo, irrigated, shown if needs_garden else None, answer)
     return answer
 
 
@@ -236,14 +227,15 @@ _GARDENER_CARDS = frozenset(o.id for o in OBJECTIVES.values() if o.kind == "gard
 _CLAIMS = {card: pb.ClaimObjective(card=card) for card in OBJECTIVES}
 
 # Each seat's last answer, with what it was worked out from (hand, reserve, irrigated
-# set, tall stalks or None, the gardener cards they complete): a seat's listing is asked
-# for after every command of its turn, and most commands (weather, turns, a figure's
-# move that completes no gardener card) change none of it. A recorder replaces a hand,
-# a reserve, the irrigated set or the tall stalks rather than changing them, so identity
-# says unchanged; holding them keeps their ids from being reused while remembered.
+# set, the gardener cards the garden completes or None): a seat's listing is asked for
+# after every command of its turn, and most commands (weather, turns, a figure's move
+# that completes no gardener card) change none of it. A recorder replaces a hand, a
+# reserve, the irrigated set or the gardener cards shown rather than changing them, and
+# keeps the cards shown while they stay the same, so identity says unchanged; holding
+# them keeps their ids from being reused while remembered.
 # Derived data: checked against is_met at every step of random games
 # (tests/engines/freunde/test_objectives.py).
-_last_claims: list[tuple[Any, ...]] = [(None, None, None, None, frozenset(), ())] * MAX_SEATS
+_last_claims: list[tuple[Any, ...]] = [(None, None, None, None, ())] * MAX_SEATS
 
 
 def _met(player: Player, irrigated: Irrigated, shown: frozenset[int], card: int) -> bool:
@@ -342,11 +334,7 @@ def claims(state: FreundeState, seat: int) -> tuple[pb.ClaimObjective, ...]:
         last[0] is player.hand
         and last[1] is player.bamboo
         and last[2] is state.garden.irrigated
-        and (
-            last[3] is None
-            or last[3] is state.garden.tall
-            or last[4] == _gardener_cards_shown(state)
-        )
+        and (last[3] is None or last[3] is state.garden.gardener_shown)
     ):
-        return last[5]
+        return last[4]
     return _claims_worked_out(state, seat)

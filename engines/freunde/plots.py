@@ -26,6 +26,7 @@ __all__ = [
     "can_place_at",
     "draw_plots",
     "has_plot_spot",
+    "open_spots_after",
     "place_plot",
     "placements",
     "plot_draws",
@@ -49,34 +50,28 @@ def can_place_at(state: FreundeState, h: Hex) -> bool:
     return _open_spot(state.garden.plots, h)
 
 
-@functools.lru_cache(maxsize=1024)
-def _spots(tiles: frozenset[Hex]) -> tuple[Hex, ...]:
-    """The open spots around these tiles (remembered: the garden grows a few dozen times a
-    game, legal commands are listed on every move)."""
-    # How many plots touch each empty hex, counted in one pass over the plots' sides.
-    touching: dict[Hex, int] = dict.fromkeys(_AROUND_POND - tiles, 0)
-    for h in tiles:
-        if h != POND:
-            for n in hexgrid.neighbours(h):
-                if n not in tiles:
-                    touching[n] = touching.get(n, 0) + 1
-    return tuple(sorted(h for h, plots in touching.items() if plots >= 2 or h in _AROUND_POND))
+def open_spots_after(spots: tuple[Hex, ...], plots: Container[Hex], h: Hex) -> tuple[Hex, ...]:
+    """The open spots, sorted, once a plot lies at ``h`` (``plots`` holding it) where
+    ``spots`` were open before: a plot fills its own spot and can only open the empty
+    hexes beside it, so only those are asked (``Garden.spots`` is kept this way)."""
+    opened = [n for n in hexgrid.neighbours(h) if n not in spots and _open_spot(plots, n)]
+    return tuple(sorted([*[s for s in spots if s != h], *opened]))
 
 
 def plot_spots(state: FreundeState) -> tuple[Hex, ...]:
     """Every hex a plot may be placed on now."""
-    return _spots(state.garden.tiles)
+    return state.garden.spots
 
 
 def has_plot_spot(state: FreundeState) -> bool:
     """Whether any hex takes a plot now."""
-    return bool(_spots(state.garden.tiles))
+    return bool(state.garden.spots)
 
 
 def can_draw(state: FreundeState) -> bool:
     """Plots: a plot left in the stack and a spot to place it (read directly rather
     than through has_plot_spot: every listing asks)."""
-    return bool(state.plot_stack) and bool(_spots(state.garden.tiles))
+    return bool(state.plot_stack) and bool(state.garden.spots)
 
 
 def draw_plots(state: FreundeState, cmd: pb.DrawPlots, seat: int) -> list[pb.Event]:
@@ -135,11 +130,10 @@ _PLACEMENTS: wire.Bodies[tuple[int, Hex], pb.PlacePlot] = wire.Bodies(
 
 
 @functools.lru_cache(maxsize=1024)
-def _placements(drawn: tuple[int, ...], tiles: frozenset[Hex]) -> tuple[pb.PlacePlot, ...]:
-    spots = _spots(tiles)
+def _placements(drawn: tuple[int, ...], spots: tuple[Hex, ...]) -> tuple[pb.PlacePlot, ...]:
     return tuple([_PLACEMENTS[tile, at] for tile in drawn for at in spots])
 
 
 def placements(state: FreundeState, seat: int) -> tuple[pb.PlacePlot, ...]:
     """Every drawn plot on every open spot (shared bodies: the kit copies each)."""
-    return _placements(state.turn.drawn_plots, state.garden.tiles)
+    return _placements(state.turn.drawn_plots, state.garden.spots)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from engines.core.hexgrid import Edge, Hex
+from engines.core.hexgrid import Edge, Hex, neighbours
 
 __all__ = [
     "ACTIONS",
@@ -46,6 +46,9 @@ Triple = tuple[int, int, int]
 
 # The shortest stalk a gardener objective reads (objectives.py checks the cards).
 TALL_STALK = 3
+
+# Where the first plot may go: beside the pond (plots.py keeps ``Garden.spots``).
+_BY_THE_POND: tuple[Hex, ...] = tuple(sorted(neighbours(POND)))
 
 
 @dataclass(frozen=True)
@@ -77,12 +80,23 @@ class Garden:
     # The stalks of TALL_STALK sections or more, kept beside ``bamboo`` by its recorders:
     # all that gardener objectives read, and it changes far less often.
     tall: Mapping[Hex, int] = field(default_factory=dict)  # hex -> height
+    # The gardener cards those stalks complete (objectives.gardener_cards_shown), kept
+    # with ``tall`` and the same object while the answer stays the same: the cards of
+    # every hand are checked against it on every move.
+    gardener_shown: frozenset[int] = frozenset()
     chips: Mapping[Hex, str] = field(default_factory=dict)  # hex -> improvement chip
     channels: frozenset[Edge] = frozenset()
+    # The free sides between two tiles that join the channels' network, sorted: where a
+    # channel may be placed (irrigation.open_sides_after_*, kept by the recorders of a
+    # placed plot or channel: listed whenever the seat holds a channel).
+    open_sides: tuple[Edge, ...] = ()
     # The irrigated plots, each with its colour (what plot objectives read).
     irrigated: frozenset[tuple[Hex, str]] = frozenset()
     # Every hex holding a tile, the pond included: the ground the gardener and panda walk.
     tiles: frozenset[Hex] = frozenset({POND})
+    # The hexes a plot may be placed on, sorted (plots.open_spots_after, kept by the
+    # recorder of a placed plot: every listing asks whether there is one).
+    spots: tuple[Hex, ...] = _BY_THE_POND
     gardener: Hex = POND
     panda: Hex = POND
 

@@ -9,6 +9,7 @@ from engines.core.hexgrid import Hex
 from engines.core.testing import given, play_random_game
 from engines.freunde.content import OBJECTIVES, TILES
 from engines.freunde.engine import ENGINE
+from engines.freunde.garden import colour_at, improvement_at
 from engines.freunde.objectives import claimable, is_met
 from engines.freunde.state import TALL_STALK, FreundeState
 from proto import freunde_pb2 as pb
@@ -462,3 +463,46 @@ def test_the_tall_stalks_are_the_bamboo_of_tall_stalk_sections_or_more(seats: in
     """``Garden.tall`` (what gardener cards read) is kept beside ``bamboo`` by its
     recorders: at every step of random games it is exactly the stalks of 3 or more."""
     assert sum(_tall_checked_while_playing(seats, index) for index in range(2))
+
+
+def _gardener_cards_by_the_rule(state: FreundeState) -> frozenset[int]:
+    """The gardener cards the garden completes, read from the cards: enough stalks of
+    exactly the card's height on plots of its colour and improvement ("any": any
+    improvement, or none)."""
+    shown = set()
+    for card, obj in OBJECTIVES.items():
+        if obj.kind != "gardener":
+            continue
+        stalks = [
+            h
+            for h, height in state.garden.bamboo.items()
+            if height == obj.height
+            and colour_at(state, h) == obj.colour
+            and obj.improvement in ("any", improvement_at(state, h))
+        ]
+        if len(stalks) >= obj.count:
+            shown.add(card)
+    return frozenset(shown)
+
+
+def _shown_checked_while_playing(seats: int, index: int) -> int:
+    """Play a random game, checking the gardener cards the garden shows before each
+    command against the cards read afresh; how many steps showed some."""
+    shown_somewhere = 0
+
+    def check(state: FreundeState) -> None:
+        nonlocal shown_somewhere
+        shown = state.garden.gardener_shown
+        assert shown == _gardener_cards_by_the_rule(state)
+        shown_somewhere += bool(shown)
+
+    play_random_game(ENGINE, seats, index, invariants=check)
+    return shown_somewhere
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_the_gardener_cards_kept_in_the_garden_are_those_its_stalks_complete(seats: int) -> None:
+    """``Garden.gardener_shown`` (what claims read) is kept with the tall stalks by their
+    recorders: at every step of random games it is every gardener card the garden
+    completes."""
+    assert sum(_shown_checked_while_playing(seats, index) for index in range(4))

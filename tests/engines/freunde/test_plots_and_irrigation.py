@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
-from engines.core.testing import given
+import pytest
+
+from engines.core import hexgrid
+from engines.core.testing import given, play_random_game
 from engines.freunde.engine import ENGINE
+from engines.freunde.plots import can_place_at
+from engines.freunde.state import POND, FreundeState
 from tests.engines.freunde.positions import (
     GREEN,
     GREEN_WATERSHED,
@@ -208,3 +213,63 @@ def test_free_actions_are_allowed_while_choosing_a_plot() -> None:
     placed = given(ENGINE, history).when(0, place_irrigation((1, 0), (1, -1))).accepted()
     view = placed.view(0)
     assert view["stage"] == "plot" and view["players"][0]["irrigation"] == 0
+
+
+def _spots_checked_while_playing(seats: int, index: int) -> int:
+    """Play a random game, checking the garden's open spots before each command against
+    the rule asked afresh of every empty hex beside a tile; how many spots were open
+    away from the pond."""
+    away_from_pond = 0
+
+    def check(state: FreundeState) -> None:
+        nonlocal away_from_pond
+        garden = state.garden
+        near = {n for h in garden.tiles for n in hexgrid.neighbours(h)} - garden.tiles
+        assert garden.spots == tuple(sorted(h for h in near if can_place_at(state, h)))
+        away_from_pond += sum(hexgrid.distance(h, POND) > 1 for h in garden.spots)
+
+    play_random_game(ENGINE, seats, index, invariants=check)
+    return away_from_pond
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_the_open_spots_kept_in_the_garden_are_where_a_plot_may_go(seats: int) -> None:
+    """``Garden.spots`` (what listings read) is kept by the recorder of a placed plot: at
+    every step of random games it is every empty hex beside the pond or two plots."""
+    assert sum(_spots_checked_while_playing(seats, index) for index in range(2))
+
+
+def _open_sides_checked_while_playing(seats: int, index: int) -> int:
+    """Play a random game, checking the garden's open sides before each command against
+    every side between two tiles asked afresh (free, and an end corner on the pond or a
+    channel); how many channels had been placed."""
+    channels = 0
+
+    def check(state: FreundeState) -> None:
+        nonlocal channels
+        garden = state.garden
+        corners = {v for e in garden.channels for v in hexgrid.edge_vertices(e)}
+        sides = {
+            hexgrid.edge(h, n)
+            for h in garden.tiles
+            for n in hexgrid.neighbours(h)
+            if n in garden.tiles
+        }
+        joining = [
+            side
+            for side in sides - garden.channels
+            if any(POND in v or v in corners for v in hexgrid.edge_vertices(side))
+        ]
+        assert garden.open_sides == tuple(sorted(joining))
+        channels += len(garden.channels)
+
+    play_random_game(ENGINE, seats, index, invariants=check)
+    return channels
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_the_open_sides_kept_in_the_garden_are_where_a_channel_may_go(seats: int) -> None:
+    """``Garden.open_sides`` (what listings read) is kept by the recorders of a placed plot
+    or channel: at every step of random games it is every free side between two tiles
+    with an end corner on the pond or a channel (Irrigation channels)."""
+    assert sum(_open_sides_checked_while_playing(seats, index) for index in range(2))
