@@ -257,18 +257,14 @@ def irrigation_placed(state: FreundeState, e: pb.IrrigationPlaced) -> FreundeSta
 
 @RECORDERS.on("gardener_moved")
 def gardener_moved(state: FreundeState, e: pb.GardenerMoved) -> FreundeState:
-    return changed(
-        state,
-        garden=changed(state.garden, gardener=wire.hex_of(e.to)),
-        turn=_acting(state, "gardener"),
-    )
+    return changed(state, gardener=wire.hex_of(e.to), turn=_acting(state, "gardener"))
 
 
 @RECORDERS.on("panda_moved")
 def panda_moved(state: FreundeState, e: pb.PandaMoved) -> FreundeState:
     """By the storm (the weather's effect) or as the Panda action."""
     turn = changed(state.turn, weather_used=True) if e.by_storm else _acting(state, "panda")
-    return changed(state, garden=changed(state.garden, panda=wire.hex_of(e.to)), turn=turn)
+    return changed(state, panda=wire.hex_of(e.to), turn=turn)
 
 
 @RECORDERS.on("bamboo_eaten")

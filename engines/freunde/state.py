@@ -73,7 +73,8 @@ class Turn:
 
 @dataclass(frozen=True)
 class Garden:
-    """The plots around the pond, what stands on them, and the two figures."""
+    """The plots around the pond and what stands on them (the two figures are kept on
+    the state itself: see ``FreundeState``)."""
 
     plots: Mapping[Hex, int] = field(default_factory=dict)  # hex -> tile id
     bamboo: Mapping[Hex, int] = field(default_factory=dict)  # hex -> height (never 0)
@@ -97,8 +98,6 @@ class Garden:
     # The hexes a plot may be placed on, sorted (plots.open_spots_after, kept by the
     # recorder of a placed plot: every listing asks whether there is one).
     spots: tuple[Hex, ...] = _BY_THE_POND
-    gardener: Hex = POND
-    panda: Hex = POND
 
 
 @dataclass(frozen=True)
@@ -138,6 +137,10 @@ class FreundeState:
     # CPython's fast path for instance attributes, and these are read on every command.
     turn: Turn = field(default_factory=Turn)
     garden: Garden = field(default_factory=Garden)
+    # The two figures, beside the garden rather than in it: a figure moves on most
+    # turns, and its recorder then copies the state alone, not the garden as well.
+    gardener: Hex = POND
+    panda: Hex = POND
     players: tuple[Player, ...] = ()
     supply: Supply = field(default_factory=Supply)
     # Secret orders, top first: the plot stack and the plot, gardener, panda decks.

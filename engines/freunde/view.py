@@ -76,8 +76,8 @@ def board(state: FreundeState, viewer: int | None) -> dict[str, Any]:
         "pond": {"q": POND[0], "r": POND[1]},
         "garden": _garden(state),
         "channels": [[list(a), list(b)] for a, b in sorted(garden.channels)],
-        "gardener": list(garden.gardener),
-        "panda": list(garden.panda),
+        "gardener": list(state.gardener),
+        "panda": list(state.panda),
         "supply": {
             "bamboo": _triple(COLOURS, supply.bamboo),
             "irrigation": supply.irrigation,

@@ -161,7 +161,7 @@ def storm_spots(state: FreundeState) -> list[Hex]:
     """Storm: any plot other than the panda's own."""
     if state.turn.weather != "storm":
         return []
-    panda = state.garden.panda
+    panda = state.panda
     return [h for h in _plots_in_order(state.garden.tiles) if h != panda]
 
 
@@ -170,7 +170,7 @@ def move_panda_by_storm(state: FreundeState, cmd: pb.MovePandaByStorm, seat: int
     at = wire.required_hex(cmd, "at")
     if state.turn.weather != "storm":
         raise codes.WEATHER_NOT_STORM()
-    if at not in state.garden.plots or at == state.garden.panda:
+    if at not in state.garden.plots or at == state.panda:
         raise codes.STORM_NOT_A_PLOT()
     return [panda_moved(seat, at, by_storm=True), *panda_eats(state, seat, at)]
 
@@ -189,7 +189,7 @@ def storm_moves(state: FreundeState, seat: int) -> tuple[pb.MovePandaByStorm, ..
     """Every plot the storm may take the panda to (shared bodies: the kit copies each)."""
     if state.turn.weather != "storm":
         return ()
-    return _storm_bodies(state.garden.tiles, state.garden.panda)
+    return _storm_bodies(state.garden.tiles, state.panda)
 
 
 def take_improvement(state: FreundeState, cmd: pb.TakeImprovement, seat: int) -> list[pb.Event]:

@@ -112,7 +112,7 @@ def every_piece_once(state: FreundeState) -> None:
         assert state.supply.improvements[index] + held + placed[kind] == _FULL.improvements[index]
     assert all(len(p.hand) <= HAND_LIMIT for p in players)
     present = tiles_present(state)
-    assert garden.gardener in present and garden.panda in present
+    assert state.gardener in present and state.panda in present
     assert len(state.turn.actions) <= action_limit(state)
 
 
