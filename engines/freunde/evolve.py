@@ -54,17 +54,19 @@ def _tall(tall: Mapping[Hex, int], h: Hex, height: int) -> Mapping[Hex, int]:
     return tall
 
 
-def _stalk(garden: Garden, h: Hex, height: int) -> Garden:
-    """The garden with the stalk at ``h`` now ``height`` sections: its bamboo, its tall
-    stalks and, when those change, the gardener cards they complete (the same set while
-    it stays the same, so readers can tell it unchanged by identity)."""
-    bamboo, tall = _put(garden.bamboo, h, height), _tall(garden.tall, h, height)
+def _stalk(state: FreundeState, h: Hex, height: int) -> tuple[Mapping[Hex, int], Garden]:
+    """The bamboo with the stalk at ``h`` now ``height`` sections, and the garden with its
+    tall stalks and, when those change, the gardener cards they complete (the same set
+    while it stays the same, so readers can tell it unchanged by identity); the same
+    garden while the tall stalks stay the same."""
+    garden = state.garden
+    bamboo, tall = _put(state.bamboo, h, height), _tall(garden.tall, h, height)
     if tall is garden.tall:
-        return changed(garden, bamboo=bamboo)
+        return bamboo, garden
     shown = gardener_cards_shown(tall, garden.plots, garden.chips)
     if shown == garden.gardener_shown:
         shown = garden.gardener_shown
-    return changed(garden, bamboo=bamboo, tall=tall, gardener_shown=shown)
+    return bamboo, changed(garden, tall=tall, gardener_shown=shown)
 
 
 def _player(state: FreundeState, seat: int, **changes: Any) -> tuple[Player, ...]:
@@ -215,12 +217,10 @@ def plot_irrigated(state: FreundeState, e: pb.PlotIrrigated) -> FreundeState:
 @RECORDERS.on("bamboo_grown")
 def bamboo_grown(state: FreundeState, e: pb.BambooGrown) -> FreundeState:
     h = wire.hex_of(e.at)
-    garden, sections = state.garden, e.sections
-    height = garden.bamboo.get(h, 0) + sections
+    sections = e.sections
+    bamboo, garden = _stalk(state, h, state.bamboo.get(h, 0) + sections)
     supply = _add(state.supply.bamboo, e.colour - 1, -sections)
-    return changed(
-        state, garden=_stalk(garden, h, height), supply=changed(state.supply, bamboo=supply)
-    )
+    return changed(state, bamboo=bamboo, garden=garden, supply=changed(state.supply, bamboo=supply))
 
 
 # -- Irrigation ------------------------------------------------------------------------------
@@ -270,11 +270,10 @@ def panda_moved(state: FreundeState, e: pb.PandaMoved) -> FreundeState:
 @RECORDERS.on("bamboo_eaten")
 def bamboo_eaten(state: FreundeState, e: pb.BambooEaten) -> FreundeState:
     h = wire.hex_of(e.at)
-    garden = state.garden
-    height = garden.bamboo.get(h, 0) - 1
+    bamboo, garden = _stalk(state, h, state.bamboo.get(h, 0) - 1)
     eaten = _add(state.players[e.seat].bamboo, e.colour - 1, 1)
     return changed(
-        state, garden=_stalk(garden, h, height), players=_player(state, e.seat, bamboo=eaten)
+        state, bamboo=bamboo, garden=garden, players=_player(state, e.seat, bamboo=eaten)
     )
 
 

@@ -134,7 +134,7 @@ def gardener_moves(state: FreundeState, seat: int) -> tuple[pb.MoveGardener, ...
 
 def panda_eats(state: FreundeState, seat: int, at: Hex) -> list[pb.Event]:
     """The panda eats one section where he stops, except on an enclosure."""
-    if at not in state.garden.bamboo or improvement_at(state, at) == "enclosure":
+    if at not in state.bamboo or improvement_at(state, at) == "enclosure":
         return []
     return [wire.event(_BAMBOO_EATEN[seat, at, colour_at(state, at)])]
 

@@ -73,13 +73,12 @@ class Turn:
 
 @dataclass(frozen=True)
 class Garden:
-    """The plots around the pond and what stands on them (the two figures are kept on
-    the state itself: see ``FreundeState``)."""
+    """The plots around the pond and what lies on them (the bamboo and the two figures
+    are kept on the state itself: see ``FreundeState``)."""
 
     plots: Mapping[Hex, int] = field(default_factory=dict)  # hex -> tile id
-    bamboo: Mapping[Hex, int] = field(default_factory=dict)  # hex -> height (never 0)
-    # The stalks of TALL_STALK sections or more, kept beside ``bamboo`` by its recorders:
-    # all that gardener objectives read, and it changes far less often.
+    # The stalks of TALL_STALK sections or more, kept beside ``FreundeState.bamboo`` by
+    # its recorders: all that gardener objectives read, and it changes far less often.
     tall: Mapping[Hex, int] = field(default_factory=dict)  # hex -> height
     # The gardener cards those stalks complete (objectives.gardener_cards_shown), kept
     # with ``tall`` and the same object while the answer stays the same: the cards of
@@ -141,6 +140,9 @@ class FreundeState:
     # turns, and its recorder then copies the state alone, not the garden as well.
     gardener: Hex = POND
     panda: Hex = POND
+    # The bamboo standing on the plots, beside the garden for the same reason: a stalk
+    # grows or is eaten on most turns.
+    bamboo: Mapping[Hex, int] = field(default_factory=dict)  # hex -> height (never 0)
     players: tuple[Player, ...] = ()
     supply: Supply = field(default_factory=Supply)
     # Secret orders, top first: the plot stack and the plot, gardener, panda decks.

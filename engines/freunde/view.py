@@ -55,7 +55,7 @@ def _garden(state: FreundeState) -> list[dict[str, Any]]:
             "r": h[1],
             **tile(tile_id),
             "improvement": improvement_at(state, h),
-            "bamboo": garden.bamboo.get(h, 0),
+            "bamboo": state.bamboo.get(h, 0),
             "irrigated": is_irrigated(state, h),
         }
         for h, tile_id in sorted(garden.plots.items())
