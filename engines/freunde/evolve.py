@@ -76,18 +76,16 @@ def _player(state: FreundeState, seat: int, **changes: Any) -> tuple[Player, ...
     return tuple(players)
 
 
-def _acting(state: FreundeState, action: str) -> Turn:
-    """The turn, with one more ``action`` taken (no other change passed through: a call
-    with keywords gathered costs every action recorded)."""
-    turn = state.turn
-    actions = (*turn.actions, action)
-    return changed(turn, actions=actions, open_actions=open_actions(actions, turn.weather))
+def _acting(state: FreundeState, action: str) -> tuple[tuple[str, ...], frozenset[str]]:
+    """The actions taken this turn with one more ``action``, and the actions then open."""
+    actions = (*state.actions, action)
+    return actions, open_actions(actions, state.turn.weather)
 
 
-def _weather(turn: Turn, weather: str) -> Turn:
-    """The turn under ``weather``, its effect not taken yet."""
-    opened = open_actions(turn.actions, weather)
-    return changed(turn, weather=weather, weather_used=False, open_actions=opened)
+def _weather(state: FreundeState, weather: str) -> FreundeState:
+    """The state with the turn under ``weather``, its effect not taken yet."""
+    turn = changed(state.turn, weather=weather, weather_used=False)
+    return changed(state, turn=turn, open_actions=open_actions(state.actions, weather))
 
 
 def _without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
@@ -124,6 +122,9 @@ def objectives_dealt(state: FreundeState, e: pb.ObjectivesDealt) -> FreundeState
 # -- Turns and weather -----------------------------------------------------------------------
 
 
+# The actions open at the start of a turn.
+_ALL_OPEN = open_actions((), "")
+
 # A fresh turn, copied with its seat and round: a frozen dataclass's ``__init__`` sets
 # each field through ``object.__setattr__``, a copy is one dict merge.
 _FRESH_TURN = Turn()
@@ -139,7 +140,7 @@ def _fresh_turn(seat: int, round_number: int) -> Turn:
 
 @RECORDERS.on("turn_started")
 def turn_started(state: FreundeState, e: pb.TurnStarted) -> FreundeState:
-    return changed(state, turn=_fresh_turn(e.seat, e.round))
+    return changed(state, turn=_fresh_turn(e.seat, e.round), actions=(), open_actions=_ALL_OPEN)
 
 
 RECORDERS.on("turn_ended")(unchanged)
@@ -147,12 +148,12 @@ RECORDERS.on("turn_ended")(unchanged)
 
 @RECORDERS.on("weather_rolled")
 def weather_rolled(state: FreundeState, e: pb.WeatherRolled) -> FreundeState:
-    return changed(state, turn=_weather(state.turn, wire.WEATHER_NAMES.get(e.weather, "")))
+    return _weather(state, wire.WEATHER_NAMES.get(e.weather, ""))
 
 
 @RECORDERS.on("weather_chosen")
 def weather_chosen(state: FreundeState, e: pb.WeatherChosen) -> FreundeState:
-    return changed(state, turn=_weather(state.turn, wire.WEATHER_NAMES.get(e.weather, "")))
+    return _weather(state, wire.WEATHER_NAMES.get(e.weather, ""))
 
 
 @RECORDERS.on("weather_skipped")
@@ -186,7 +187,14 @@ def improvement_taken(state: FreundeState, e: pb.ImprovementTaken) -> FreundeSta
 def plots_drawn(state: FreundeState, e: pb.PlotsDrawn) -> FreundeState:
     drawn = tuple(e.tiles)
     stack = tuple([t for t in state.plot_stack if t not in drawn])
-    return changed(state, plot_stack=stack, turn=changed(_acting(state, "plot"), drawn_plots=drawn))
+    actions, opened = _acting(state, "plot")
+    return changed(
+        state,
+        plot_stack=stack,
+        turn=changed(state.turn, drawn_plots=drawn),
+        actions=actions,
+        open_actions=opened,
+    )
 
 
 @RECORDERS.on("plot_placed")
@@ -229,10 +237,12 @@ def bamboo_grown(state: FreundeState, e: pb.BambooGrown) -> FreundeState:
 @RECORDERS.on("irrigation_taken")
 def irrigation_taken(state: FreundeState, e: pb.IrrigationTaken) -> FreundeState:
     held = state.players[e.seat].irrigation + 1
+    actions, opened = _acting(state, "irrigation")
     return changed(
         state,
         supply=changed(state.supply, irrigation=state.supply.irrigation - 1),
-        turn=_acting(state, "irrigation"),
+        actions=actions,
+        open_actions=opened,
         players=_player(state, e.seat, irrigation=held),
     )
 
@@ -257,14 +267,17 @@ def irrigation_placed(state: FreundeState, e: pb.IrrigationPlaced) -> FreundeSta
 
 @RECORDERS.on("gardener_moved")
 def gardener_moved(state: FreundeState, e: pb.GardenerMoved) -> FreundeState:
-    return changed(state, gardener=wire.hex_of(e.to), turn=_acting(state, "gardener"))
+    actions, opened = _acting(state, "gardener")
+    return changed(state, gardener=wire.hex_of(e.to), actions=actions, open_actions=opened)
 
 
 @RECORDERS.on("panda_moved")
 def panda_moved(state: FreundeState, e: pb.PandaMoved) -> FreundeState:
     """By the storm (the weather's effect) or as the Panda action."""
-    turn = changed(state.turn, weather_used=True) if e.by_storm else _acting(state, "panda")
-    return changed(state, panda=wire.hex_of(e.to), turn=turn)
+    if e.by_storm:
+        return changed(state, panda=wire.hex_of(e.to), turn=changed(state.turn, weather_used=True))
+    actions, opened = _acting(state, "panda")
+    return changed(state, panda=wire.hex_of(e.to), actions=actions, open_actions=opened)
 
 
 @RECORDERS.on("bamboo_eaten")
@@ -299,10 +312,12 @@ def objective_drawn(state: FreundeState, e: pb.ObjectiveDrawn) -> FreundeState:
     decks = list(state.decks)
     decks[e.kind - 1] = _without(decks[e.kind - 1], e.card)
     hand = (*state.players[e.seat].hand, e.card)
+    actions, opened = _acting(state, "objective")
     return changed(
         state,
         decks=tuple(decks),
-        turn=_acting(state, "objective"),
+        actions=actions,
+        open_actions=opened,
         players=_player(state, e.seat, hand=hand),
     )
 
@@ -313,7 +328,7 @@ def objective_returned(state: FreundeState, e: pb.ObjectiveReturned) -> FreundeS
     index = e.kind - 1
     decks = list(state.decks)
     decks[index] = bury(decks[index], (e.card,))
-    actions = list(state.turn.actions)
+    actions = list(state.actions)
     del actions[len(actions) - 1 - actions[::-1].index("objective")]
     returned = _add(state.turn.returned, index, 1)
     hand = _without(state.players[e.seat].hand, e.card)
@@ -321,7 +336,9 @@ def objective_returned(state: FreundeState, e: pb.ObjectiveReturned) -> FreundeS
     return changed(
         state,
         decks=tuple(decks),
-        turn=changed(state.turn, actions=tuple(actions), returned=returned, open_actions=opened),
+        turn=changed(state.turn, returned=returned),
+        actions=tuple(actions),
+        open_actions=opened,
         players=_player(state, e.seat, hand=hand),
     )
 

@@ -127,7 +127,7 @@ _GARDENER_MOVED: wire.EventBytes[tuple[int, Hex]] = wire.EventBytes(
 
 def gardener_moves(state: FreundeState, seat: int) -> tuple[pb.MoveGardener, ...]:
     """Every gardener move (shared bodies: the kit copies each into the command it lists)."""
-    if "gardener" not in state.turn.open_actions:
+    if "gardener" not in state.open_actions:
         return ()
     return _gardener_bodies(state.gardener, state.garden.tiles)
 
@@ -170,6 +170,6 @@ _PANDA_MOVED: wire.EventBytes[tuple[int, Hex, bool]] = wire.EventBytes(
 
 def panda_moves(state: FreundeState, seat: int) -> tuple[pb.MovePanda, ...]:
     """Every panda move (shared bodies: the kit copies each into the command it lists)."""
-    if "panda" not in state.turn.open_actions:
+    if "panda" not in state.open_actions:
         return ()
     return _panda_bodies(state.panda, state.garden.tiles)

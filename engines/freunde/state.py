@@ -61,10 +61,6 @@ class Turn:
     # taken or declined.
     weather: str = ""
     weather_used: bool = False
-    actions: tuple[str, ...] = ()
-    # The actions of which one more fits in the turn (actions.open_actions of ``actions``
-    # and ``weather``), kept by the recorders that change either.
-    open_actions: frozenset[str] = frozenset(ACTIONS)
     # Objective cards sent back this turn, per kind (caps redraws: see objectives.py).
     returned: Triple = (0, 0, 0)
     # The plots drawn and not yet placed (secret: only the drawer sees them).
@@ -140,6 +136,12 @@ class FreundeState:
     # turns, and its recorder then copies the state alone, not the garden as well.
     gardener: Hex = POND
     panda: Hex = POND
+    # The actions taken this turn, and those of which one more fits in it
+    # (actions.open_actions of ``actions`` and the turn's weather, kept by the recorders
+    # that change either): beside the turn rather than in it, so an action taken copies
+    # the state alone (the turn itself is copied when its weather or plots change).
+    actions: tuple[str, ...] = ()
+    open_actions: frozenset[str] = frozenset(ACTIONS)
     # The bamboo standing on the plots, beside the garden for the same reason: a stalk
     # grows or is eaten on most turns.
     bamboo: Mapping[Hex, int] = field(default_factory=dict)  # hex -> height (never 0)

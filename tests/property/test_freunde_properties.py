@@ -113,7 +113,7 @@ def every_piece_once(state: FreundeState) -> None:
     assert all(len(p.hand) <= HAND_LIMIT for p in players)
     present = tiles_present(state)
     assert state.gardener in present and state.panda in present
-    assert len(state.turn.actions) <= action_limit(state)
+    assert len(state.actions) <= action_limit(state)
 
 
 _PLAYERS = {
