@@ -24,7 +24,7 @@ _LIMITS = {"sun": REQUIRED_ACTIONS + 1}
 
 def action_limit(state: FreundeState) -> int:
     """How many actions the turn allows."""
-    return _LIMITS.get(state.turn.weather, REQUIRED_ACTIONS)
+    return _LIMITS.get(state.weather, REQUIRED_ACTIONS)
 
 
 @functools.lru_cache(maxsize=256)
@@ -42,5 +42,5 @@ def check_action(state: FreundeState, action: str) -> None:
     taken = state.actions
     if len(taken) >= action_limit(state):
         raise codes.TURN_NO_ACTIONS_LEFT()
-    if action in taken and state.turn.weather != "wind":
+    if action in taken and state.weather != "wind":
         raise codes.TURN_SAME_ACTION()

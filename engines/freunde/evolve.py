@@ -79,13 +79,13 @@ def _player(state: FreundeState, seat: int, **changes: Any) -> tuple[Player, ...
 def _acting(state: FreundeState, action: str) -> tuple[tuple[str, ...], frozenset[str]]:
     """The actions taken this turn with one more ``action``, and the actions then open."""
     actions = (*state.actions, action)
-    return actions, open_actions(actions, state.turn.weather)
+    return actions, open_actions(actions, state.weather)
 
 
 def _weather(state: FreundeState, weather: str) -> FreundeState:
     """The state with the turn under ``weather``, its effect not taken yet."""
-    turn = changed(state.turn, weather=weather, weather_used=False)
-    return changed(state, turn=turn, open_actions=open_actions(state.actions, weather))
+    opened = open_actions(state.actions, weather)
+    return changed(state, weather=weather, weather_used=False, open_actions=opened)
 
 
 def _without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
@@ -140,7 +140,14 @@ def _fresh_turn(seat: int, round_number: int) -> Turn:
 
 @RECORDERS.on("turn_started")
 def turn_started(state: FreundeState, e: pb.TurnStarted) -> FreundeState:
-    return changed(state, turn=_fresh_turn(e.seat, e.round), actions=(), open_actions=_ALL_OPEN)
+    return changed(
+        state,
+        turn=_fresh_turn(e.seat, e.round),
+        actions=(),
+        open_actions=_ALL_OPEN,
+        weather="",
+        weather_used=False,
+    )
 
 
 RECORDERS.on("turn_ended")(unchanged)
@@ -158,13 +165,13 @@ def weather_chosen(state: FreundeState, e: pb.WeatherChosen) -> FreundeState:
 
 @RECORDERS.on("weather_skipped")
 def weather_skipped(state: FreundeState, e: pb.WeatherSkipped) -> FreundeState:
-    return changed(state, turn=changed(state.turn, weather_used=True))
+    return changed(state, weather_used=True)
 
 
 @RECORDERS.on("rain_fell")
 def rain_fell(state: FreundeState, e: pb.RainFell) -> FreundeState:
     """The rain's plot grows in the BambooGrown events that follow."""
-    return changed(state, turn=changed(state.turn, weather_used=True))
+    return changed(state, weather_used=True)
 
 
 @RECORDERS.on("improvement_taken")
@@ -175,7 +182,7 @@ def improvement_taken(state: FreundeState, e: pb.ImprovementTaken) -> FreundeSta
     return changed(
         state,
         supply=changed(state.supply, improvements=bank),
-        turn=changed(state.turn, weather_used=True),
+        weather_used=True,
         players=_player(state, e.seat, improvements=held),
     )
 
@@ -275,7 +282,7 @@ def gardener_moved(state: FreundeState, e: pb.GardenerMoved) -> FreundeState:
 def panda_moved(state: FreundeState, e: pb.PandaMoved) -> FreundeState:
     """By the storm (the weather's effect) or as the Panda action."""
     if e.by_storm:
-        return changed(state, panda=wire.hex_of(e.to), turn=changed(state.turn, weather_used=True))
+        return changed(state, panda=wire.hex_of(e.to), weather_used=True)
     actions, opened = _acting(state, "panda")
     return changed(state, panda=wire.hex_of(e.to), actions=actions, open_actions=opened)
 
@@ -332,7 +339,7 @@ def objective_returned(state: FreundeState, e: pb.ObjectiveReturned) -> FreundeS
     del actions[len(actions) - 1 - actions[::-1].index("objective")]
     returned = _add(state.turn.returned, index, 1)
     hand = _without(state.players[e.seat].hand, e.card)
-    opened = open_actions(tuple(actions), state.turn.weather)
+    opened = open_actions(tuple(actions), state.weather)
     return changed(
         state,
         decks=tuple(decks),
@@ -377,7 +384,6 @@ def emperor_awarded(state: FreundeState, e: pb.EmperorAwarded) -> FreundeState:
 def game_ended(state: FreundeState, e: pb.GameEnded) -> FreundeState:
     return changed(
         state,
-        finished=True,
         final_scores=tuple(e.scores),
         winners=tuple(e.winners),
         end_reason=e.reason,

@@ -53,14 +53,12 @@ _BY_THE_POND: tuple[Hex, ...] = tuple(sorted(neighbours(POND)))
 
 @dataclass(frozen=True)
 class Turn:
-    """The turn in progress (Turns: the weather, then the actions)."""
+    """The turn in progress: whose, which round, and what it drew or sent back (its
+    weather and actions stand beside it on ``FreundeState``: they change on most
+    commands, and a change there copies the state alone)."""
 
     seat: int = 0
     round: int = 0
-    # This turn's weather ("" on a player's first turn) and whether its effect was
-    # taken or declined.
-    weather: str = ""
-    weather_used: bool = False
     # Objective cards sent back this turn, per kind (caps redraws: see objectives.py).
     returned: Triple = (0, 0, 0)
     # The plots drawn and not yet placed (secret: only the drawer sees them).
@@ -137,11 +135,15 @@ class FreundeState:
     gardener: Hex = POND
     panda: Hex = POND
     # The actions taken this turn, and those of which one more fits in it
-    # (actions.open_actions of ``actions`` and the turn's weather, kept by the recorders
-    # that change either): beside the turn rather than in it, so an action taken copies
-    # the state alone (the turn itself is copied when its weather or plots change).
+    # (actions.open_actions of ``actions`` and ``weather``, kept by the recorders that
+    # change either): beside the turn rather than in it, so an action taken copies the
+    # state alone.
     actions: tuple[str, ...] = ()
     open_actions: frozenset[str] = frozenset(ACTIONS)
+    # This turn's weather ("" on a player's first turn) and whether its effect was taken
+    # or declined: beside the turn as well, since it is rolled and then used on most turns.
+    weather: str = ""
+    weather_used: bool = False
     # The bamboo standing on the plots, beside the garden for the same reason: a stalk
     # grows or is eaten on most turns.
     bamboo: Mapping[Hex, int] = field(default_factory=dict)  # hex -> height (never 0)
@@ -151,7 +153,9 @@ class FreundeState:
     plot_stack: tuple[int, ...] = ()
     decks: tuple[tuple[int, ...], ...] = ((), (), ())
     emperor: int = -1
-    finished: bool = False
     final_scores: tuple[int, ...] = ()
     winners: tuple[int, ...] = ()
+    # Why the game ended ("" while it goes on): the game is over once there is one. (No
+    # separate flag: every field is copied on every event, and at 21 fields a copy no
+    # longer takes the dict's table whole, so it costs several times more.)
     end_reason: str = ""

@@ -69,7 +69,7 @@ def board(state: FreundeState, viewer: int | None) -> dict[str, Any]:
         "round": turn.round,
         "round_limit": state.round_limit,
         "first_player": state.first_player,
-        "weather": turn.weather,
+        "weather": state.weather,
         "actions_taken": list(state.actions),
         "actions_allowed": action_limit(state),
         "drawn_plots": hidden_cards(turn.drawn_plots, False, tile),

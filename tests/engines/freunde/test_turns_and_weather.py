@@ -309,13 +309,12 @@ def _open_actions_checked_while_playing(seats: int, index: int) -> int:
 
     def check(state: FreundeState) -> None:
         nonlocal closed
-        turn = state.turn
-        limit = 3 if turn.weather == "sun" else 2
+        limit = 3 if state.weather == "sun" else 2
         fitting = {
             action
             for action in ACTIONS
             if len(state.actions) < limit
-            and (action not in state.actions or turn.weather == "wind")
+            and (action not in state.actions or state.weather == "wind")
         }
         assert state.open_actions == fitting
         closed += len(fitting) < len(ACTIONS)
