@@ -99,6 +99,10 @@ E = TypeVar("E", bound=Message)
 # they draw is thrown away with the events.
 _PROBE = Rng(b"legal-commands-probe", "probe", 0)
 
+# How many built commands ``Game.command`` keeps (forgotten all at once when full): a
+# game lists far fewer distinct shared bodies.
+_BUILT = 4096
+
 
 class Bot(Protocol):
     """A player that picks one of the legal commands (see :mod:`engines.core.bots`)."""
@@ -281,6 +285,9 @@ class Game(Generic[S, C, E]):
             for stage in flow.stages
         }
         self._narrowed: dict[tuple[str, frozenset[str]], tuple[_Listing[S], ...]] = {}
+        # The commands ``command`` built, as their bytes, by the body's id (see there).
+        self._built: dict[int, tuple[Message, str, bytes]] = {}
+        self._parse_command: Callable[[bytes], C] = command_type.FromString
 
     def _check(self) -> None:
         """Refuse, at import time, a game whose parts do not fit together."""
@@ -398,8 +405,21 @@ class Game(Generic[S, C, E]):
         return groups
 
     def command(self, kind: str, body: Message) -> C:
-        """The game's ``Command`` holding a copy of ``body`` as its ``kind``."""
-        return command_of(self.command_type, kind, body)
+        """The game's ``Command`` holding a copy of ``body`` as its ``kind``.
+
+        Listed bodies are shared between listings and never changed (``legal_moves``),
+        so the command built for one is kept as its bytes and later ones are parsed from
+        them: a parse is a single step in C, where building copies the body field by
+        field (a bot builds one command for every command played). The entry holds the
+        body, so its id cannot be taken by another object while remembered."""
+        known = self._built.get(id(body))
+        if known is not None and known[1] == kind:
+            return self._parse_command(known[2])
+        command = command_of(self.command_type, kind, body)
+        if len(self._built) >= _BUILT:
+            self._built.clear()
+        self._built[id(body)] = (body, kind, command.SerializeToString(deterministic=True))
+        return command
 
     def _offered(self, stage: str, kinds: frozenset[str]) -> tuple[_Listing[S], ...]:
         """The stage's listing narrowed to ``kinds``, in the stage's order (remembered:

@@ -41,7 +41,7 @@ def _panda_closeness(state: FreundeState, seat: int, obj: Objective) -> float:
 def _gardener_closeness(state: FreundeState, obj: Objective) -> float:
     plots = state.garden.plots
     heights = []
-    for h, height in state.garden.bamboo.items():
+    for h, height in state.bamboo.items():
         if TILES[plots[h]].colour != obj.colour or height > obj.height:
             continue
         if obj.improvement in ("any", improvement_at(state, h)):

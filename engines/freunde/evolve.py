@@ -54,17 +54,19 @@ def _tall(tall: Mapping[Hex, int], h: Hex, height: int) -> Mapping[Hex, int]:
     return tall
 
 
-def _stalk(garden: Garden, h: Hex, height: int) -> Garden:
-    """The garden with the stalk at ``h`` now ``height`` sections: its bamboo, its tall
-    stalks and, when those change, the gardener cards they complete (the same set while
-    it stays the same, so readers can tell it unchanged by identity)."""
-    bamboo, tall = _put(garden.bamboo, h, height), _tall(garden.tall, h, height)
+def _stalk(state: FreundeState, h: Hex, height: int) -> tuple[Mapping[Hex, int], Garden]:
+    """The bamboo with the stalk at ``h`` now ``height`` sections, and the garden with its
+    tall stalks and, when those change, the gardener cards they complete (the same set
+    while it stays the same, so readers can tell it unchanged by identity); the same
+    garden while the tall stalks stay the same."""
+    garden = state.garden
+    bamboo, tall = _put(state.bamboo, h, height), _tall(garden.tall, h, height)
     if tall is garden.tall:
-        return changed(garden, bamboo=bamboo)
+        return bamboo, garden
     shown = gardener_cards_shown(tall, garden.plots, garden.chips)
     if shown == garden.gardener_shown:
         shown = garden.gardener_shown
-    return changed(garden, bamboo=bamboo, tall=tall, gardener_shown=shown)
+    return bamboo, changed(garden, tall=tall, gardener_shown=shown)
 
 
 def _player(state: FreundeState, seat: int, **changes: Any) -> tuple[Player, ...]:
@@ -74,18 +76,16 @@ def _player(state: FreundeState, seat: int, **changes: Any) -> tuple[Player, ...
     return tuple(players)
 
 
-def _acting(state: FreundeState, action: str) -> Turn:
-    """The turn, with one more ``action`` taken (no other change passed through: a call
-    with keywords gathered costs every action recorded)."""
-    turn = state.turn
-    actions = (*turn.actions, action)
-    return changed(turn, actions=actions, open_actions=open_actions(actions, turn.weather))
+def _acting(state: FreundeState, action: str) -> tuple[tuple[str, ...], frozenset[str]]:
+    """The actions taken this turn with one more ``action``, and the actions then open."""
+    actions = (*state.actions, action)
+    return actions, open_actions(actions, state.weather)
 
 
-def _weather(turn: Turn, weather: str) -> Turn:
-    """The turn under ``weather``, its effect not taken yet."""
-    opened = open_actions(turn.actions, weather)
-    return changed(turn, weather=weather, weather_used=False, open_actions=opened)
+def _weather(state: FreundeState, weather: str) -> FreundeState:
+    """The state with the turn under ``weather``, its effect not taken yet."""
+    opened = open_actions(state.actions, weather)
+    return changed(state, weather=weather, weather_used=False, open_actions=opened)
 
 
 def _without(cards: tuple[int, ...], card: int) -> tuple[int, ...]:
@@ -122,6 +122,9 @@ def objectives_dealt(state: FreundeState, e: pb.ObjectivesDealt) -> FreundeState
 # -- Turns and weather -----------------------------------------------------------------------
 
 
+# The actions open at the start of a turn.
+_ALL_OPEN = open_actions((), "")
+
 # A fresh turn, copied with its seat and round: a frozen dataclass's ``__init__`` sets
 # each field through ``object.__setattr__``, a copy is one dict merge.
 _FRESH_TURN = Turn()
@@ -137,7 +140,14 @@ def _fresh_turn(seat: int, round_number: int) -> Turn:
 
 @RECORDERS.on("turn_started")
 def turn_started(state: FreundeState, e: pb.TurnStarted) -> FreundeState:
-    return changed(state, turn=_fresh_turn(e.seat, e.round))
+    return changed(
+        state,
+        turn=_fresh_turn(e.seat, e.round),
+        actions=(),
+        open_actions=_ALL_OPEN,
+        weather="",
+        weather_used=False,
+    )
 
 
 RECORDERS.on("turn_ended")(unchanged)
@@ -145,23 +155,23 @@ RECORDERS.on("turn_ended")(unchanged)
 
 @RECORDERS.on("weather_rolled")
 def weather_rolled(state: FreundeState, e: pb.WeatherRolled) -> FreundeState:
-    return changed(state, turn=_weather(state.turn, wire.WEATHER_NAMES.get(e.weather, "")))
+    return _weather(state, wire.WEATHER_NAMES.get(e.weather, ""))
 
 
 @RECORDERS.on("weather_chosen")
 def weather_chosen(state: FreundeState, e: pb.WeatherChosen) -> FreundeState:
-    return changed(state, turn=_weather(state.turn, wire.WEATHER_NAMES.get(e.weather, "")))
+    return _weather(state, wire.WEATHER_NAMES.get(e.weather, ""))
 
 
 @RECORDERS.on("weather_skipped")
 def weather_skipped(state: FreundeState, e: pb.WeatherSkipped) -> FreundeState:
-    return changed(state, turn=changed(state.turn, weather_used=True))
+    return changed(state, weather_used=True)
 
 
 @RECORDERS.on("rain_fell")
 def rain_fell(state: FreundeState, e: pb.RainFell) -> FreundeState:
     """The rain's plot grows in the BambooGrown events that follow."""
-    return changed(state, turn=changed(state.turn, weather_used=True))
+    return changed(state, weather_used=True)
 
 
 @RECORDERS.on("improvement_taken")
@@ -172,7 +182,7 @@ def improvement_taken(state: FreundeState, e: pb.ImprovementTaken) -> FreundeSta
     return changed(
         state,
         supply=changed(state.supply, improvements=bank),
-        turn=changed(state.turn, weather_used=True),
+        weather_used=True,
         players=_player(state, e.seat, improvements=held),
     )
 
@@ -184,7 +194,14 @@ def improvement_taken(state: FreundeState, e: pb.ImprovementTaken) -> FreundeSta
 def plots_drawn(state: FreundeState, e: pb.PlotsDrawn) -> FreundeState:
     drawn = tuple(e.tiles)
     stack = tuple([t for t in state.plot_stack if t not in drawn])
-    return changed(state, plot_stack=stack, turn=changed(_acting(state, "plot"), drawn_plots=drawn))
+    actions, opened = _acting(state, "plot")
+    return changed(
+        state,
+        plot_stack=stack,
+        turn=changed(state.turn, drawn_plots=drawn),
+        actions=actions,
+        open_actions=opened,
+    )
 
 
 @RECORDERS.on("plot_placed")
@@ -215,12 +232,10 @@ def plot_irrigated(state: FreundeState, e: pb.PlotIrrigated) -> FreundeState:
 @RECORDERS.on("bamboo_grown")
 def bamboo_grown(state: FreundeState, e: pb.BambooGrown) -> FreundeState:
     h = wire.hex_of(e.at)
-    garden, sections = state.garden, e.sections
-    height = garden.bamboo.get(h, 0) + sections
+    sections = e.sections
+    bamboo, garden = _stalk(state, h, state.bamboo.get(h, 0) + sections)
     supply = _add(state.supply.bamboo, e.colour - 1, -sections)
-    return changed(
-        state, garden=_stalk(garden, h, height), supply=changed(state.supply, bamboo=supply)
-    )
+    return changed(state, bamboo=bamboo, garden=garden, supply=changed(state.supply, bamboo=supply))
 
 
 # -- Irrigation ------------------------------------------------------------------------------
@@ -229,10 +244,12 @@ def bamboo_grown(state: FreundeState, e: pb.BambooGrown) -> FreundeState:
 @RECORDERS.on("irrigation_taken")
 def irrigation_taken(state: FreundeState, e: pb.IrrigationTaken) -> FreundeState:
     held = state.players[e.seat].irrigation + 1
+    actions, opened = _acting(state, "irrigation")
     return changed(
         state,
         supply=changed(state.supply, irrigation=state.supply.irrigation - 1),
-        turn=_acting(state, "irrigation"),
+        actions=actions,
+        open_actions=opened,
         players=_player(state, e.seat, irrigation=held),
     )
 
@@ -257,28 +274,26 @@ def irrigation_placed(state: FreundeState, e: pb.IrrigationPlaced) -> FreundeSta
 
 @RECORDERS.on("gardener_moved")
 def gardener_moved(state: FreundeState, e: pb.GardenerMoved) -> FreundeState:
-    return changed(
-        state,
-        garden=changed(state.garden, gardener=wire.hex_of(e.to)),
-        turn=_acting(state, "gardener"),
-    )
+    actions, opened = _acting(state, "gardener")
+    return changed(state, gardener=wire.hex_of(e.to), actions=actions, open_actions=opened)
 
 
 @RECORDERS.on("panda_moved")
 def panda_moved(state: FreundeState, e: pb.PandaMoved) -> FreundeState:
     """By the storm (the weather's effect) or as the Panda action."""
-    turn = changed(state.turn, weather_used=True) if e.by_storm else _acting(state, "panda")
-    return changed(state, garden=changed(state.garden, panda=wire.hex_of(e.to)), turn=turn)
+    if e.by_storm:
+        return changed(state, panda=wire.hex_of(e.to), weather_used=True)
+    actions, opened = _acting(state, "panda")
+    return changed(state, panda=wire.hex_of(e.to), actions=actions, open_actions=opened)
 
 
 @RECORDERS.on("bamboo_eaten")
 def bamboo_eaten(state: FreundeState, e: pb.BambooEaten) -> FreundeState:
     h = wire.hex_of(e.at)
-    garden = state.garden
-    height = garden.bamboo.get(h, 0) - 1
+    bamboo, garden = _stalk(state, h, state.bamboo.get(h, 0) - 1)
     eaten = _add(state.players[e.seat].bamboo, e.colour - 1, 1)
     return changed(
-        state, garden=_stalk(garden, h, height), players=_player(state, e.seat, bamboo=eaten)
+        state, bamboo=bamboo, garden=garden, players=_player(state, e.seat, bamboo=eaten)
     )
 
 
@@ -304,10 +319,12 @@ def objective_drawn(state: FreundeState, e: pb.ObjectiveDrawn) -> FreundeState:
     decks = list(state.decks)
     decks[e.kind - 1] = _without(decks[e.kind - 1], e.card)
     hand = (*state.players[e.seat].hand, e.card)
+    actions, opened = _acting(state, "objective")
     return changed(
         state,
         decks=tuple(decks),
-        turn=_acting(state, "objective"),
+        actions=actions,
+        open_actions=opened,
         players=_player(state, e.seat, hand=hand),
     )
 
@@ -318,15 +335,17 @@ def objective_returned(state: FreundeState, e: pb.ObjectiveReturned) -> FreundeS
     index = e.kind - 1
     decks = list(state.decks)
     decks[index] = bury(decks[index], (e.card,))
-    actions = list(state.turn.actions)
+    actions = list(state.actions)
     del actions[len(actions) - 1 - actions[::-1].index("objective")]
     returned = _add(state.turn.returned, index, 1)
     hand = _without(state.players[e.seat].hand, e.card)
-    opened = open_actions(tuple(actions), state.turn.weather)
+    opened = open_actions(tuple(actions), state.weather)
     return changed(
         state,
         decks=tuple(decks),
-        turn=changed(state.turn, actions=tuple(actions), returned=returned, open_actions=opened),
+        turn=changed(state.turn, returned=returned),
+        actions=tuple(actions),
+        open_actions=opened,
         players=_player(state, e.seat, hand=hand),
     )
 
@@ -365,7 +384,6 @@ def emperor_awarded(state: FreundeState, e: pb.EmperorAwarded) -> FreundeState:
 def game_ended(state: FreundeState, e: pb.GameEnded) -> FreundeState:
     return changed(
         state,
-        finished=True,
         final_scores=tuple(e.scores),
         winners=tuple(e.winners),
         end_reason=e.reason,

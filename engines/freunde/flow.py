@@ -88,6 +88,7 @@ FLOW: Flow[FreundeState] = Flow(
     ),
     stage_of=_stage_of,
     to_act=_whose_turn,
-    # A C-level attribute read rather than a lambda: asked once for every command played.
-    finished=operator.attrgetter("finished"),
+    # The game is over once it has an end reason ("" until GameEnded records one): a
+    # C-level attribute read rather than a lambda, asked once for every command played.
+    finished=operator.attrgetter("end_reason"),
 )

@@ -5,13 +5,13 @@ Pure queries over :class:`FreundeState`; every rule module builds on them.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import TypeVar
 
 from engines.core.hexgrid import Hex
 from engines.core.track import Track
 from engines.freunde.content import TILES
-from engines.freunde.state import COLOURS, FreundeState, Garden
+from engines.freunde.state import COLOURS, FreundeState
 
 __all__ = [
     "STALK",
@@ -32,7 +32,9 @@ T = TypeVar("T")
 STALK = Track(0, 4)
 
 
-def per_garden_maps(compute: Callable[[Garden], T]) -> Callable[[FreundeState], T]:
+def per_garden_maps(
+    compute: Callable[[Mapping[Hex, int], Mapping[Hex, int], Mapping[Hex, str]], T],
+) -> Callable[[FreundeState], T]:
     """Remember what ``compute`` gave for the last plots, bamboo and chips maps it saw, by
     their identity: a recorder replaces a map, never changes one in place, and they change
     far less often than legal commands are listed (a figure's move makes a new garden
@@ -43,15 +45,11 @@ def per_garden_maps(compute: Callable[[Garden], T]) -> Callable[[FreundeState], 
     def remembered(state: FreundeState) -> T:
         nonlocal last
         garden = state.garden
-        if (
-            last is not None
-            and last[0] is garden.plots
-            and last[1] is garden.bamboo
-            and last[2] is garden.chips
-        ):
+        plots, bamboo, chips = garden.plots, state.bamboo, garden.chips
+        if last is not None and last[0] is plots and last[1] is bamboo and last[2] is chips:
             return last[3]
-        value = compute(garden)
-        last = (garden.plots, garden.bamboo, garden.chips, value)
+        value = compute(plots, bamboo, chips)
+        last = (plots, bamboo, chips, value)
         return value
 
     return remembered
@@ -63,7 +61,7 @@ def tiles_present(state: FreundeState) -> frozenset[Hex]:
 
 
 def bamboo_at(state: FreundeState, h: Hex) -> int:
-    return state.garden.bamboo.get(h, 0)
+    return state.bamboo.get(h, 0)
 
 
 def colour_at(state: FreundeState, h: Hex) -> str:
@@ -90,20 +88,13 @@ def is_irrigated(state: FreundeState, h: Hex) -> bool:
 
 def is_blank(state: FreundeState, h: Hex) -> bool:
     """Improvements › a plot with no bamboo and no improvement (printed or placed)."""
-    return (
-        h in state.garden.plots
-        and h not in state.garden.bamboo
-        and improvement_at(state, h) == "none"
-    )
+    return h in state.garden.plots and h not in state.bamboo and improvement_at(state, h) == "none"
 
 
 def can_grow(state: FreundeState, h: Hex, colour: str) -> bool:
     """Whether a section can still grow on the ``colour`` plot at ``h``: its stalk is
     below 4 and the supply still holds one of its colour (see :func:`grow`)."""
-    return (
-        state.garden.bamboo.get(h, 0) < STALK.high
-        and state.supply.bamboo[COLOURS.index(colour)] > 0
-    )
+    return state.bamboo.get(h, 0) < STALK.high and state.supply.bamboo[COLOURS.index(colour)] > 0
 
 
 def grow(state: FreundeState, wanted: Iterable[tuple[Hex, int]]) -> list[tuple[Hex, str, int]]:
@@ -113,7 +104,7 @@ def grow(state: FreundeState, wanted: Iterable[tuple[Hex, int]]) -> list[tuple[H
     supply of its colour, so an empty supply grows nothing; when the supply runs short,
     plots are served in the order given.
     """
-    plots, heights = state.garden.plots, state.garden.bamboo
+    plots, heights = state.garden.plots, state.bamboo
     grown_to: dict[Hex, int] = {}
     supply = list(state.supply.bamboo)
     out: list[tuple[Hex, str, int]] = []

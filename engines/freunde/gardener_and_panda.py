@@ -64,12 +64,12 @@ def _panda_bodies(start: Hex, tiles: frozenset[Hex]) -> tuple[pb.MovePanda, ...]
 
 def gardener_reach(state: FreundeState) -> tuple[Hex, ...]:
     """Gardener: any number of tiles in a straight line, never over a gap."""
-    return _reach(state.garden.gardener, state.garden.tiles)
+    return _reach(state.gardener, state.garden.tiles)
 
 
 def panda_reach(state: FreundeState) -> tuple[Hex, ...]:
     """Panda: any number of tiles in a straight line, never over a gap."""
-    return _reach(state.garden.panda, state.garden.tiles)
+    return _reach(state.panda, state.garden.tiles)
 
 
 def growth_sections(state: FreundeState, h: Hex) -> int:
@@ -112,9 +112,7 @@ def _destination(
 
 def move_gardener(state: FreundeState, cmd: pb.MoveGardener, seat: int) -> list[pb.Event]:
     """Available actions › Gardener: move, then grow bamboo there and around."""
-    to = _destination(
-        state, cmd, "gardener", state.garden.gardener, codes.GARDENER_NOT_STRAIGHT_LINE
-    )
+    to = _destination(state, cmd, "gardener", state.gardener, codes.GARDENER_NOT_STRAIGHT_LINE)
     moved = wire.event(_GARDENER_MOVED[seat, to])
     return [moved, *grown_events(state, gardener_growth(state, to))]
 
@@ -129,14 +127,14 @@ _GARDENER_MOVED: wire.EventBytes[tuple[int, Hex]] = wire.EventBytes(
 
 def gardener_moves(state: FreundeState, seat: int) -> tuple[pb.MoveGardener, ...]:
     """Every gardener move (shared bodies: the kit copies each into the command it lists)."""
-    if "gardener" not in state.turn.open_actions:
+    if "gardener" not in state.open_actions:
         return ()
-    return _gardener_bodies(state.garden.gardener, state.garden.tiles)
+    return _gardener_bodies(state.gardener, state.garden.tiles)
 
 
 def panda_eats(state: FreundeState, seat: int, at: Hex) -> list[pb.Event]:
     """The panda eats one section where he stops, except on an enclosure."""
-    if at not in state.garden.bamboo or improvement_at(state, at) == "enclosure":
+    if at not in state.bamboo or improvement_at(state, at) == "enclosure":
         return []
     return [wire.event(_BAMBOO_EATEN[seat, at, colour_at(state, at)])]
 
@@ -153,7 +151,7 @@ _BAMBOO_EATEN: wire.EventBytes[tuple[int, Hex, str]] = wire.EventBytes(
 
 def move_panda(state: FreundeState, cmd: pb.MovePanda, seat: int) -> list[pb.Event]:
     """Available actions › Panda: move, then eat a section into one's reserve."""
-    to = _destination(state, cmd, "panda", state.garden.panda, codes.PANDA_NOT_STRAIGHT_LINE)
+    to = _destination(state, cmd, "panda", state.panda, codes.PANDA_NOT_STRAIGHT_LINE)
     return [wire.event(_PANDA_MOVED[seat, to, False]), *panda_eats(state, seat, to)]
 
 
@@ -172,6 +170,6 @@ _PANDA_MOVED: wire.EventBytes[tuple[int, Hex, bool]] = wire.EventBytes(
 
 def panda_moves(state: FreundeState, seat: int) -> tuple[pb.MovePanda, ...]:
     """Every panda move (shared bodies: the kit copies each into the command it lists)."""
-    if "panda" not in state.turn.open_actions:
+    if "panda" not in state.open_actions:
         return ()
-    return _panda_bodies(state.garden.panda, state.garden.tiles)
+    return _panda_bodies(state.panda, state.garden.tiles)

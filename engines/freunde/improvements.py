@@ -8,13 +8,14 @@ its plot, which grows its first bamboo.
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 
 from engines.core.hexgrid import Hex
 from engines.freunde import codes, wire
 from engines.freunde.content import TILES
 from engines.freunde.garden import is_blank, per_garden_maps
 from engines.freunde.irrigation import first_irrigation
-from engines.freunde.state import IMPROVEMENTS, FreundeState, Garden
+from engines.freunde.state import IMPROVEMENTS, FreundeState
 from proto import freunde_pb2 as pb
 
 __all__ = ["chip_placements", "chips_in_reserve", "improvement_spots", "place_improvement"]
@@ -26,14 +27,16 @@ def chips_in_reserve(state: FreundeState, seat: int) -> list[str]:
 
 
 @per_garden_maps
-def _blank_plots(garden: Garden) -> tuple[Hex, ...]:
+def _blank_plots(
+    plots: Mapping[Hex, int], bamboo: Mapping[Hex, int], chips: Mapping[Hex, str]
+) -> tuple[Hex, ...]:
     return tuple(
         sorted(
             h
-            for h, tile in garden.plots.items()
-            if h not in garden.bamboo
+            for h, tile in plots.items()
+            if h not in bamboo
             and TILES[tile].improvement == "none"
-            and garden.chips.get(h, "none") == "none"
+            and chips.get(h, "none") == "none"
         )
     )
 

@@ -166,7 +166,7 @@ _TAKE = pb.TakeIrrigation()
 
 
 def irrigation_takings(state: FreundeState, seat: int) -> list[pb.TakeIrrigation]:
-    fits = "irrigation" in state.turn.open_actions
+    fits = "irrigation" in state.open_actions
     return [_TAKE] if fits and state.supply.irrigation > 0 else []
 
 

@@ -295,7 +295,7 @@ _DRAW_BODIES = {kinds: tuple(_DRAWS[kind] for kind in kinds) for kinds in _OPEN_
 
 def objective_draws(state: FreundeState, seat: int) -> tuple[pb.DrawObjective, ...]:
     """One draw per open deck (shared bodies: the kit copies each into its command)."""
-    if "objective" not in state.turn.open_actions:
+    if "objective" not in state.open_actions:
         return ()
     return _DRAW_BODIES[drawable_kinds(state, seat)]
 

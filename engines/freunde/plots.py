@@ -93,7 +93,7 @@ _DRAWS = (_DRAW,)
 
 def plot_draws(state: FreundeState, seat: int) -> tuple[pb.DrawPlots, ...]:
     """Drawing plots while the action fits in the turn and ``can_draw``."""
-    return _DRAWS if "plot" in state.turn.open_actions and can_draw(state) else ()
+    return _DRAWS if "plot" in state.open_actions and can_draw(state) else ()
 
 
 def place_plot(state: FreundeState, cmd: pb.PlacePlot, seat: int) -> list[pb.Event]:

@@ -53,18 +53,12 @@ _BY_THE_POND: tuple[Hex, ...] = tuple(sorted(neighbours(POND)))
 
 @dataclass(frozen=True)
 class Turn:
-    """The turn in progress (Turns: the weather, then the actions)."""
+    """The turn in progress: whose, which round, and what it drew or sent back (its
+    weather and actions stand beside it on ``FreundeState``: they change on most
+    commands, and a change there copies the state alone)."""
 
     seat: int = 0
     round: int = 0
-    # This turn's weather ("" on a player's first turn) and whether its effect was
-    # taken or declined.
-    weather: str = ""
-    weather_used: bool = False
-    actions: tuple[str, ...] = ()
-    # The actions of which one more fits in the turn (actions.open_actions of ``actions``
-    # and ``weather``), kept by the recorders that change either.
-    open_actions: frozenset[str] = frozenset(ACTIONS)
     # Objective cards sent back this turn, per kind (caps redraws: see objectives.py).
     returned: Triple = (0, 0, 0)
     # The plots drawn and not yet placed (secret: only the drawer sees them).
@@ -73,12 +67,12 @@ class Turn:
 
 @dataclass(frozen=True)
 class Garden:
-    """The plots around the pond, what stands on them, and the two figures."""
+    """The plots around the pond and what lies on them (the bamboo and the two figures
+    are kept on the state itself: see ``FreundeState``)."""
 
     plots: Mapping[Hex, int] = field(default_factory=dict)  # hex -> tile id
-    bamboo: Mapping[Hex, int] = field(default_factory=dict)  # hex -> height (never 0)
-    # The stalks of TALL_STALK sections or more, kept beside ``bamboo`` by its recorders:
-    # all that gardener objectives read, and it changes far less often.
+    # The stalks of TALL_STALK sections or more, kept beside ``FreundeState.bamboo`` by
+    # its recorders: all that gardener objectives read, and it changes far less often.
     tall: Mapping[Hex, int] = field(default_factory=dict)  # hex -> height
     # The gardener cards those stalks complete (objectives.gardener_cards_shown), kept
     # with ``tall`` and the same object while the answer stays the same: the cards of
@@ -97,8 +91,6 @@ class Garden:
     # The hexes a plot may be placed on, sorted (plots.open_spots_after, kept by the
     # recorder of a placed plot: every listing asks whether there is one).
     spots: tuple[Hex, ...] = _BY_THE_POND
-    gardener: Hex = POND
-    panda: Hex = POND
 
 
 @dataclass(frozen=True)
@@ -138,13 +130,32 @@ class FreundeState:
     # CPython's fast path for instance attributes, and these are read on every command.
     turn: Turn = field(default_factory=Turn)
     garden: Garden = field(default_factory=Garden)
+    # The two figures, beside the garden rather than in it: a figure moves on most
+    # turns, and its recorder then copies the state alone, not the garden as well.
+    gardener: Hex = POND
+    panda: Hex = POND
+    # The actions taken this turn, and those of which one more fits in it
+    # (actions.open_actions of ``actions`` and ``weather``, kept by the recorders that
+    # change either): beside the turn rather than in it, so an action taken copies the
+    # state alone.
+    actions: tuple[str, ...] = ()
+    open_actions: frozenset[str] = frozenset(ACTIONS)
+    # This turn's weather ("" on a player's first turn) and whether its effect was taken
+    # or declined: beside the turn as well, since it is rolled and then used on most turns.
+    weather: str = ""
+    weather_used: bool = False
+    # The bamboo standing on the plots, beside the garden for the same reason: a stalk
+    # grows or is eaten on most turns.
+    bamboo: Mapping[Hex, int] = field(default_factory=dict)  # hex -> height (never 0)
     players: tuple[Player, ...] = ()
     supply: Supply = field(default_factory=Supply)
     # Secret orders, top first: the plot stack and the plot, gardener, panda decks.
     plot_stack: tuple[int, ...] = ()
     decks: tuple[tuple[int, ...], ...] = ((), (), ())
     emperor: int = -1
-    finished: bool = False
     final_scores: tuple[int, ...] = ()
     winners: tuple[int, ...] = ()
+    # Why the game ended ("" while it goes on): the game is over once there is one. (No
+    # separate flag: every field is copied on every event, and at 21 fields a copy no
+    # longer takes the dict's table whole, so it costs several times more.)
     end_reason: str = ""

@@ -37,10 +37,9 @@ def action_possible(state: FreundeState, seat: int, action: str) -> bool:
 
 def can_end_turn(state: FreundeState, seat: int) -> bool:
     """After the two required actions, or when no further action is possible."""
-    turn = state.turn
-    if len(turn.actions) >= REQUIRED_ACTIONS:
+    if len(state.actions) >= REQUIRED_ACTIONS:
         return True
-    opened = turn.open_actions
+    opened = state.open_actions
     # A loop rather than any(): asked on every listing, and mostly stopped by the first.
     for action in ACTIONS:
         if action in opened and action_possible(state, seat, action):

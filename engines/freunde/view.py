@@ -55,7 +55,7 @@ def _garden(state: FreundeState) -> list[dict[str, Any]]:
             "r": h[1],
             **tile(tile_id),
             "improvement": improvement_at(state, h),
-            "bamboo": garden.bamboo.get(h, 0),
+            "bamboo": state.bamboo.get(h, 0),
             "irrigated": is_irrigated(state, h),
         }
         for h, tile_id in sorted(garden.plots.items())
@@ -69,15 +69,15 @@ def board(state: FreundeState, viewer: int | None) -> dict[str, Any]:
         "round": turn.round,
         "round_limit": state.round_limit,
         "first_player": state.first_player,
-        "weather": turn.weather,
-        "actions_taken": list(turn.actions),
+        "weather": state.weather,
+        "actions_taken": list(state.actions),
         "actions_allowed": action_limit(state),
         "drawn_plots": hidden_cards(turn.drawn_plots, False, tile),
         "pond": {"q": POND[0], "r": POND[1]},
         "garden": _garden(state),
         "channels": [[list(a), list(b)] for a, b in sorted(garden.channels)],
-        "gardener": list(garden.gardener),
-        "panda": list(garden.panda),
+        "gardener": list(state.gardener),
+        "panda": list(state.panda),
         "supply": {
             "bamboo": _triple(COLOURS, supply.bamboo),
             "irrigation": supply.irrigation,

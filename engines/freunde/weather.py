@@ -47,7 +47,7 @@ _WAITING = frozenset({"rain", "storm", "clouds", "question"})
 
 def weather_pending(state: FreundeState) -> bool:
     """Whether this turn's weather still waits for the player's choice."""
-    return not state.turn.weather_used and state.turn.weather in _WAITING
+    return not state.weather_used and state.weather in _WAITING
 
 
 def roll_weather(seat: int, rng: Rng) -> pb.Event:
@@ -69,9 +69,9 @@ def improvements_in_bank(state: FreundeState) -> list[str]:
 
 def choosable_weathers(state: FreundeState) -> tuple[str, ...]:
     """Question mark: any of the 5 others; clouds with an empty bank: any of the other 4."""
-    if state.turn.weather == "question":
+    if state.weather == "question":
         return ("sun", "rain", "wind", "storm", "clouds")
-    if state.turn.weather == "clouds" and not improvements_in_bank(state):
+    if state.weather == "clouds" and not improvements_in_bank(state):
         return ("sun", "rain", "wind", "storm")
     return ()
 
@@ -119,7 +119,7 @@ def weather_skips(state: FreundeState, seat: int) -> list[pb.SkipWeather]:
 
 def rain_spots(state: FreundeState) -> list[Hex]:
     """Rain: irrigated plots where a section can still grow."""
-    if state.turn.weather != "rain":
+    if state.weather != "rain":
         return []
     return sorted([h for h, colour in state.garden.irrigated if can_grow(state, h, colour)])
 
@@ -127,7 +127,7 @@ def rain_spots(state: FreundeState) -> list[Hex]:
 def grow_with_rain(state: FreundeState, cmd: pb.GrowWithRain, seat: int) -> list[pb.Event]:
     """Weather › rain: grow bamboo on one irrigated plot (2 on a fertilizer)."""
     at = wire.required_hex(cmd, "at")
-    if state.turn.weather != "rain":
+    if state.weather != "rain":
         raise codes.WEATHER_NOT_RAIN()
     if not is_irrigated(state, at):
         raise codes.RAIN_NOT_IRRIGATED()
@@ -159,18 +159,18 @@ def _plots_in_order(tiles: frozenset[Hex]) -> tuple[Hex, ...]:
 
 def storm_spots(state: FreundeState) -> list[Hex]:
     """Storm: any plot other than the panda's own."""
-    if state.turn.weather != "storm":
+    if state.weather != "storm":
         return []
-    panda = state.garden.panda
+    panda = state.panda
     return [h for h in _plots_in_order(state.garden.tiles) if h != panda]
 
 
 def move_panda_by_storm(state: FreundeState, cmd: pb.MovePandaByStorm, seat: int) -> list[pb.Event]:
     """Weather › storm: the panda goes to any plot and eats as normal."""
     at = wire.required_hex(cmd, "at")
-    if state.turn.weather != "storm":
+    if state.weather != "storm":
         raise codes.WEATHER_NOT_STORM()
-    if at not in state.garden.plots or at == state.garden.panda:
+    if at not in state.garden.plots or at == state.panda:
         raise codes.STORM_NOT_A_PLOT()
     return [panda_moved(seat, at, by_storm=True), *panda_eats(state, seat, at)]
 
@@ -187,14 +187,14 @@ def _storm_bodies(tiles: frozenset[Hex], panda: Hex) -> tuple[pb.MovePandaByStor
 
 def storm_moves(state: FreundeState, seat: int) -> tuple[pb.MovePandaByStorm, ...]:
     """Every plot the storm may take the panda to (shared bodies: the kit copies each)."""
-    if state.turn.weather != "storm":
+    if state.weather != "storm":
         return ()
-    return _storm_bodies(state.garden.tiles, state.garden.panda)
+    return _storm_bodies(state.garden.tiles, state.panda)
 
 
 def take_improvement(state: FreundeState, cmd: pb.TakeImprovement, seat: int) -> list[pb.Event]:
     """Weather › clouds: take a chip from the bank of 3 watersheds, fertilizers, enclosures."""
-    if state.turn.weather != "clouds":
+    if state.weather != "clouds":
         raise codes.WEATHER_NOT_CLOUDS()
     improvement = wire.improvement_name(cmd.improvement)
     if improvement not in improvements_in_bank(state):
@@ -210,6 +210,6 @@ _TAKINGS = {
 
 def improvement_takings(state: FreundeState, seat: int) -> list[pb.TakeImprovement]:
     """Shared bodies: the kit copies each into the command it lists."""
-    if state.turn.weather != "clouds":
+    if state.weather != "clouds":
         return []
     return [_TAKINGS[kind] for kind in improvements_in_bank(state)]

@@ -101,7 +101,7 @@ class FreundeWords:
     def _weather(state: FreundeState, command: pb.Command) -> str:
         kind = command.WhichOneof("kind")
         if kind == "skip_weather":
-            return f"Let {_WEATHER.get(state.turn.weather, 'the weather')} pass"
+            return f"Let {_WEATHER.get(state.weather, 'the weather')} pass"
         if kind == "choose_weather":
             return f"Choose {_WEATHER[wire.weather_name(command.choose_weather.weather)]}"
         if kind == "grow_with_rain":

@@ -96,12 +96,12 @@ def every_piece_once(state: FreundeState) -> None:
     cards += [c for p in players for c in (*p.hand, *p.claimed)]
     assert sorted(cards) == sorted(OBJECTIVES), "every objective card once"
     for index, colour in enumerate(COLOURS):
-        standing = sum(n for h, n in garden.bamboo.items() if colour_at(state, h) == colour)
+        standing = sum(n for h, n in state.bamboo.items() if colour_at(state, h) == colour)
         held = sum(p.bamboo[index] for p in players)
         assert state.supply.bamboo[index] + standing + held == _FULL.bamboo[index], colour
         assert state.supply.bamboo[index] >= 0 and all(p.bamboo[index] >= 0 for p in players)
-    assert all(1 <= n <= 4 for n in garden.bamboo.values())
-    assert set(garden.bamboo) <= set(garden.plots)
+    assert all(1 <= n <= 4 for n in state.bamboo.values())
+    assert set(state.bamboo) <= set(garden.plots)
     assert garden.irrigated <= {(h, TILES[t].colour) for h, t in garden.plots.items()}
     assert garden.tiles == {(0, 0), *garden.plots}
     channels = state.supply.irrigation + sum(p.irrigation for p in players) + len(garden.channels)
@@ -112,8 +112,8 @@ def every_piece_once(state: FreundeState) -> None:
         assert state.supply.improvements[index] + held + placed[kind] == _FULL.improvements[index]
     assert all(len(p.hand) <= HAND_LIMIT for p in players)
     present = tiles_present(state)
-    assert garden.gardener in present and garden.panda in present
-    assert len(state.turn.actions) <= action_limit(state)
+    assert state.gardener in present and state.panda in present
+    assert len(state.actions) <= action_limit(state)
 
 
 _PLAYERS = {

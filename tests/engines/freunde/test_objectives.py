@@ -451,7 +451,7 @@ def _tall_checked_while_playing(seats: int, index: int) -> int:
     def check(state: FreundeState) -> None:
         nonlocal tall_somewhere
         garden = state.garden
-        assert garden.tall == {h: n for h, n in garden.bamboo.items() if n >= TALL_STALK}
+        assert garden.tall == {h: n for h, n in state.bamboo.items() if n >= TALL_STALK}
         tall_somewhere += bool(garden.tall)
 
     play_random_game(ENGINE, seats, index, invariants=check)
@@ -475,7 +475,7 @@ def _gardener_cards_by_the_rule(state: FreundeState) -> frozenset[int]:
             continue
         stalks = [
             h
-            for h, height in state.garden.bamboo.items()
+            for h, height in state.bamboo.items()
             if height == obj.height
             and colour_at(state, h) == obj.colour
             and obj.improvement in ("any", improvement_at(state, h))

@@ -309,14 +309,14 @@ def _open_actions_checked_while_playing(seats: int, index: int) -> int:
 
     def check(state: FreundeState) -> None:
         nonlocal closed
-        turn = state.turn
-        limit = 3 if turn.weather == "sun" else 2
+        limit = 3 if state.weather == "sun" else 2
         fitting = {
             action
             for action in ACTIONS
-            if len(turn.actions) < limit and (action not in turn.actions or turn.weather == "wind")
+            if len(state.actions) < limit
+            and (action not in state.actions or state.weather == "wind")
         }
-        assert turn.open_actions == fitting
+        assert state.open_actions == fitting
         closed += len(fitting) < len(ACTIONS)
 
     play_random_game(ENGINE, seats, index, invariants=check)
@@ -324,7 +324,9 @@ def _open_actions_checked_while_playing(seats: int, index: int) -> int:
 
 
 @pytest.mark.parametrize("seats", [2, 4])
-def test_the_open_actions_kept_in_the_turn_follow_the_actions_and_the_weather(seats: int) -> None:
-    """``Turn.open_actions`` (what listings read) is kept by the recorders: at every step
+def test_the_open_actions_kept_beside_the_turn_follow_the_actions_and_the_weather(
+    seats: int,
+) -> None:
+    """``FreundeState.open_actions`` (what listings read) is kept by the recorders: at every step
     of random games it is the actions of which one more fits (Turns › step 2; sun, wind)."""
     assert sum(_open_actions_checked_while_playing(seats, index) for index in range(2))

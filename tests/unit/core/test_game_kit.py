@@ -259,6 +259,24 @@ def test_the_random_bot_picks_what_a_seeded_choice_of_the_legal_commands_picks(
     assert step > 10
 
 
+def test_a_command_built_again_from_a_listed_body_is_the_same_and_a_fresh_message() -> None:
+    """``Game.command`` remembers the bytes of what it built for a listed body: building
+    again gives an equal command (the body's presence included, even when empty) that is
+    a message of its own."""
+    for kind, body in FREUNDE.legal_moves(
+        Table.create(FREUNDE, TableConfig("built", 2), b"seed").state, 0
+    ):
+        first, again = FREUNDE.command(kind, body), FREUNDE.command(kind, body)
+        assert first == again and first is not again
+        assert again.WhichOneof("kind") == kind
+        again.Clear()
+        assert FREUNDE.command(kind, body) == first
+    empty = freunde_pb2.SkipWeather()
+    skip = FREUNDE.command("skip_weather", empty)
+    assert skip == FREUNDE.command("skip_weather", empty)
+    assert skip.WhichOneof("kind") == "skip_weather"
+
+
 def test_decided_gives_the_state_its_events_fold_to() -> None:
     """A command's events are recorded once, by ``decided``: the state it returns with
     them is the one folding the log from the start gives (replay)."""
