@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from google.protobuf.message import Message
 
@@ -56,12 +56,9 @@ class RandomBot:
         if not count:
             raise RuntimeError(f"seat {seat} has no legal command")
         index = self._random.randrange(count)
-        # The engine as what a kit game offers (an annotation, where typing.cast would
-        # be a call on every choice).
-        lister: _ListsMoves = engine  # type: ignore[assignment]
         for kind, bodies in groups:
             if index < len(bodies):
-                return lister.command(kind, bodies[index])
+                return cast(_ListsMoves, engine).command(kind, bodies[index])
             index -= len(bodies)
         raise AssertionError("unreachable: the index is below the count")
 
