@@ -40,6 +40,7 @@ from services.eventstore import (
     shard_of,
 )
 from services.notifications import player_shard
+from services.shutdown import cancel_and_wait
 
 __all__ = [
     "LiveFeeds",
@@ -113,9 +114,7 @@ class _StreamFollower:
 
     async def stop(self) -> None:
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await cancel_and_wait(self._task)
 
     async def _run(self) -> None:
         while True:

@@ -19,13 +19,13 @@ On one server the consumer blocks on the streams themselves and nothing is writt
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections.abc import Awaitable, Sequence
 from typing import Any
 
 from redis.asyncio.cluster import RedisCluster
 
 from services.logs import get_logger
+from services.shutdown import cancel_and_wait
 
 __all__ = [
     "IS_EARLIER",
@@ -170,7 +170,5 @@ async def sleep_or_wake(stop: asyncio.Event, pause: int, woken: Awaitable[Any] |
     try:
         await asyncio.wait([waiting, stopping], return_when=asyncio.FIRST_COMPLETED)
     finally:
-        for task in (waiting, stopping):
-            task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await waiting
+        stopping.cancel()
+        await cancel_and_wait(waiting)
