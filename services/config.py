@@ -112,6 +112,11 @@ class Settings(DeploymentSettings):
     )
     webhook_timeout_s: float = Field(default=5.0, gt=0, validation_alias="BW_WEBHOOK_TIMEOUT_S")
     webhook_concurrency: int = Field(default=16, ge=1, validation_alias="BW_WEBHOOK_CONCURRENCY")
+    # After a read that found turn or seating changes, the notifier waits this long before
+    # reading again, so a busy moment's changes share one read (services/notifier/derive.py).
+    notify_linger_ms: int = Field(
+        default=100, ge=0, le=10_000, validation_alias="BW_NOTIFY_LINGER_MS"
+    )
     # Notifications kept per player (its SSE stream resumes within these).
     notifications_kept: int = Field(default=1000, ge=10, validation_alias="BW_NOTIFICATIONS_KEPT")
 

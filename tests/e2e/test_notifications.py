@@ -431,6 +431,12 @@ def test_an_open_player_stream_ends_with_revoked_once_its_app_or_token_is_revoke
     ann_old = token(ann.json()["token"])
     user = as_user(key, "discord:77")
     assert http.post(f"/v1/tables/{table_id}/seats", json={}, headers=user).status_code == 201
+    # Notifications come a moment after the change: Ann's of the user's arrival is in
+    # before her stream resumes after her newest, so the stream starts with Bob's.
+    until(
+        lambda: [n for n in notes_of(http, ann_old) if n["kind"] == "seat_joined"],
+        "Ann told of the app user's arrival",
+    )
     streams = {
         who: _follow(notify_stack, {**headers, "Last-Event-ID": _newest(http, headers)})
         for who, headers in (("app user", user), ("Ann", ann_old))

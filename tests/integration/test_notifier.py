@@ -2,7 +2,8 @@
 replicas that send at once deliver each delivery once; a notification derived twice is
 kept once; a removed webhook's deliveries are dead-lettered; a webhook's name is called at
 the address that was checked, however it resolves afterwards; a sleeping sender is woken
-by a delivery due sooner; the wake-up feed follows the player's stream."""
+by a delivery due sooner; the wake-up feed follows the player's stream; turn changes that
+come while the notifier lingers are told together."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from engines.core.contract import Outcome
 from services.eventstore import WEBHOOKS_DUE_WAKE_KEY, EventStore, connect, player_feed_key
 from services.notifications import (
     DEAD,
@@ -26,8 +28,10 @@ from services.notifications import (
     player_shard,
     urls,
 )
-from services.notifier import Sender, SenderSettings
+from services.notifications.turns import TurnChange
+from services.notifier import Deriver, Sender, SenderSettings
 from services.players import app_player
+from services.seating import STARTED, Roster, RosterStore, Seat
 from tests.integration.test_engine_service_support import opened_store, private_redis
 from tests.webhook_receiver import Receiver
 
@@ -237,3 +241,73 @@ async def test_a_notification_is_kept_once_and_wakes_its_player_shard(store: Eve
     kept = await inbox.after(first.player, "0", 1000)
     assert 10 <= len(kept) < 59  # capped (approximately, as XADD MAXLEN ~ trims)
     assert kept[-1][1].version == 59
+
+
+class CountingDeriver(Deriver):
+    """A deriver that keeps how many entries each of its reads that found any brought."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.reads: list[int] = []
+
+    async def step(self) -> int:
+        handled = await super().step()
+        if handled:
+            self.reads.append(handled)
+        return handled
+
+
+async def test_turn_changes_arriving_while_the_notifier_lingers_are_told_together(
+    store: EventStore,
+) -> None:
+    """A lone turn change is told at once; those that come during the linger after it wait
+    and are read together, and a notifier stopped while it lingers leaves them for the
+    next read, losing none."""
+    table = "t-linger"
+    ann, bob = Seat(player="guest:ann", name="Ann"), Seat(player="guest:bob", name="Bob")
+    await RosterStore(store.redis, SHARDS).create(
+        Roster(table, "freunde", (ann, bob), state=STARTED)
+    )
+    inbox = PlayerInbox(store.redis, SHARDS, kept=100)
+    # A linger far longer than the test, so the changes below surely come during it.
+    deriver = CountingDeriver(store, inbox, Webhooks(store.redis), block_ms=20, linger_ms=60_000)
+    await deriver.ensure_groups()
+    turns = store.keys(table).turns
+
+    async def turn(version: int, before: int, after: int) -> None:
+        change = TurnChange(
+            table,
+            "freunde",
+            version,
+            1_764_483_600_000 + version,
+            Outcome("play", (before,), False, (0, 0), ()),
+            Outcome("play", (after,), False, (0, 0), ()),
+        )
+        fields = change.fields()
+        await store.redis.xadd(turns, dict(zip(fields[::2], fields[1::2], strict=True)))
+
+    async def told() -> list[tuple[str, int]]:
+        notes = []
+        for player in (ann.player, bob.player):
+            notes += [(player, note.version) for _, note in await inbox.after(player, "0", 100)]
+        return sorted(notes)
+
+    stop = asyncio.Event()
+    running = asyncio.create_task(deriver.run(stop))
+    await turn(1, 0, 1)
+    for _ in range(500):
+        if await told():
+            break
+        await asyncio.sleep(0.01)
+    assert await told() == [(bob.player, 1)]
+
+    await turn(2, 1, 0)
+    await turn(3, 0, 1)
+    await asyncio.sleep(0.2)
+    assert await told() == [(bob.player, 1)]  # held while the notifier lingers
+    stop.set()
+    await asyncio.wait_for(running, 10)  # the linger ends with the notifier
+    assert deriver.reads == [1]
+
+    assert await deriver.step() == 2  # both in one read
+    assert await told() == [(ann.player, 2), (bob.player, 1), (bob.player, 3)]
