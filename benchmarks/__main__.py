@@ -10,6 +10,7 @@ related.
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import pkgutil
 import sys
@@ -22,12 +23,22 @@ def main(argv: list[str]) -> int:
     names = sorted(
         m.name for m in pkgutil.iter_modules(benchmarks.__path__) if m.name.startswith("bench_")
     )
-    wanted = [f"bench_{a.removeprefix('bench_')}" for a in argv]
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "benchmark",
+        nargs="*",
+        help=f"which to run (all when none): {', '.join(n.removeprefix('bench_') for n in names)}",
+    )
+    wanted = [f"bench_{a.removeprefix('bench_')}" for a in parser.parse_args(argv).benchmark]
+    unknown = [name for name in wanted if name not in names]
+    if unknown:
+        parser.error(f"no benchmark {', '.join(n.removeprefix('bench_') for n in unknown)}")
     print(yardstick_line(), flush=True)
     for name in wanted or names:
-        if name not in names:
-            print(f"no benchmark {name!r}; have: {', '.join(names)}", file=sys.stderr)
-            return 2
         print(f"== {name.removeprefix('bench_')}", flush=True)
         importlib.import_module(f"benchmarks.{name}").main()
     return 0

@@ -28,6 +28,7 @@ generator, this process, apart). The steps stop once the commands' p99 passes
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import math
 import os
@@ -256,7 +257,13 @@ async def load(url: str, meter: CpuMeter) -> None:
             await client.aclose()
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    # The settings are the environment variables above; the parser gives --help.
+    argparse.ArgumentParser(
+        prog="python -m benchmarks.loadtest",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    ).parse_args(argv)
     print(f"   {yardstick_line()}", flush=True)
     print(
         f"   {TABLES} tables, {SECONDS:.0f} s a rate, rates {', '.join(f'{r:.0f}' for r in RATES)}"
