@@ -23,7 +23,8 @@ async def test_a_task_that_lost_one_cancellation_is_cancelled_again_until_it_end
 
     task = asyncio.create_task(reads_on())
     await asyncio.sleep(0)
-    await cancel_and_wait(task)
+    # Bounded: a single cancellation would leave the task, and this test, waiting an hour.
+    await asyncio.wait_for(cancel_and_wait(task), 10)
     assert lost.is_set()
     assert task.cancelled()
 
