@@ -35,10 +35,10 @@ from __future__ import annotations
 import hashlib
 import hmac
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engines.core.canonical import message_bytes
-from engines.core.rng import hmac_sha256
+from engines.core.rng import KeyedMac
 from proto import common_pb2
 
 __all__ = [
@@ -66,11 +66,15 @@ class Salts:
 
     seed: bytes
     table_id: str
+    _mac: KeyedMac = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # A command takes a salt per seat and event: the seed's pads are hashed once.
+        object.__setattr__(self, "_mac", KeyedMac(self.seed))
 
     def of(self, version: int, who: int | str) -> bytes:
         """``salt(version, who)``: ``who`` is a seat number or :data:`EVERYONE`."""
-        message = f"salt:{self.table_id}:{version}:{who}".encode()
-        return hmac_sha256(self.seed, message)
+        return self._mac.digest(f"salt:{self.table_id}:{version}:{who}".encode())
 
 
 def commit(salt: bytes, *parts: bytes) -> bytes:

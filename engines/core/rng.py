@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from hashlib import sha256
 from typing import Protocol, TypeVar
 
-__all__ = ["Rng", "hmac_sha256"]
+__all__ = ["KeyedMac", "Rng", "hmac_sha256"]
 
 T = TypeVar("T")
 
@@ -76,6 +76,20 @@ def hmac_sha256(key: bytes, message: bytes) -> bytes:
     sets up OpenSSL's MAC on every call, which costs more than the two hashes themselves
     (the first draw of a command takes two HMACs, every event's salts one a seat)."""
     return _keyed(*_pads(key), message)
+
+
+class KeyedMac:
+    """HMAC-SHA256 under one key whose pads are hashed once, for a key that signs many
+    messages (a table's seed keys every salt of the chain): each message then costs two
+    hash copies and two short hashes."""
+
+    __slots__ = ("_inner", "_outer")
+
+    def __init__(self, key: bytes) -> None:
+        self._inner, self._outer = _pads(key)
+
+    def digest(self, message: bytes) -> bytes:
+        return _keyed(self._inner.copy(), self._outer.copy(), message)
 
 
 class Rng:

@@ -18,7 +18,7 @@ import hashlib
 import inspect
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -121,10 +121,11 @@ class TableIdentity:
 
     meta: common_pb2.TableMeta
     seed: bytes
+    salts: Salts = field(init=False, repr=False, compare=False)
 
-    @property
-    def salts(self) -> Salts:
-        return Salts(self.seed, self.meta.table_id)
+    def __post_init__(self) -> None:
+        # Held with the table, so the seed's HMAC pads are hashed once per table loaded.
+        object.__setattr__(self, "salts", Salts(self.seed, self.meta.table_id))
 
     @property
     def rules(self) -> TableRules:

@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from engines.core.rng import Rng
+from engines.core.rng import KeyedMac, Rng
 
 
 def test_first_block_follows_the_documented_hmac_construction() -> None:
@@ -31,6 +31,15 @@ def test_seeds_of_any_length_follow_the_hmac_construction(length: int) -> None:
     assert [rng.u64() for _ in range(8)] == [
         int.from_bytes(blocks[i : i + 8], "big") for i in range(0, 64, 8)
     ]
+
+
+@pytest.mark.parametrize("length", [0, 1, 64, 65, 200])
+def test_a_keyed_mac_is_the_standard_hmac_for_every_message(length: int) -> None:
+    """Its hashed pads are copied for each message, never used up by one."""
+    key = bytes(range(length))
+    mac = KeyedMac(key)
+    for message in (b"salt:t:1:0", b"", b"salt:t:1:0", b"x" * 100):
+        assert mac.digest(message) == hmac.new(key, message, hashlib.sha256).digest()
 
 
 def test_u64_vectors_are_pinned() -> None:
