@@ -15,7 +15,7 @@ from pathlib import Path
 
 import redis
 
-__all__ = ["CpuMeter", "cpu_seconds", "redis_pid"]
+__all__ = ["CpuMeter", "cpu_seconds", "redis_pid", "steal_ticks"]
 
 _TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -27,6 +27,18 @@ def cpu_seconds(pid: int) -> float:
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / _TICKS
+
+
+def steal_ticks() -> tuple[int, int]:
+    """The machine's (stolen, total) CPU ticks so far, all cores (Linux ``/proc/stat``):
+    stolen is time the host ran something else while this machine's virtual CPUs wanted
+    to run. (0, 0) where unavailable."""
+    try:
+        first = Path("/proc/stat").read_text().split("\n", 1)[0].split()
+    except OSError:
+        return 0, 0
+    ticks = [int(field) for field in first[1:9]]
+    return ticks[7], sum(ticks)
 
 
 def redis_pid(url: str) -> int | None:
@@ -55,6 +67,8 @@ class CpuMeter:
         self._started = 0.0
         self.elapsed = 0.0
         self.spent: dict[str, float] = {}
+        self._steal_before = (0, 0)
+        self.stolen = 0.0
 
     def measure_idle(self, seconds: float) -> dict[str, float]:
         """CPU seconds per second each process spends with nothing to do."""
@@ -66,12 +80,16 @@ class CpuMeter:
     def start(self) -> None:
         self._started = time.perf_counter()
         self._before = {name: cpu_seconds(pid) for name, pid in self.pids.items()}
+        self._steal_before = steal_ticks()
 
     def stop(self) -> dict[str, float]:
         self.elapsed = time.perf_counter() - self._started
         self.spent = {
             name: cpu_seconds(pid) - self._before[name] for name, pid in self.pids.items()
         }
+        (stolen, total), (stolen_before, total_before) = steal_ticks(), self._steal_before
+        stolen, total = stolen - stolen_before, total - total_before
+        self.stolen = stolen / total if total else 0.0
         return self.spent
 
     def net(self) -> dict[str, float]:

@@ -21,8 +21,10 @@ not on the rules; it runs on uvloop.
 
 Per rate: offered and achieved rate, p50/p99/p99.9 of commands and of reads, errors,
 whether the slowest 1% came in bursts (how many of the step's seconds hold them, and each
-second's p99) or all along, and the CPU each process spent per command (the load
-generator, this process, apart). The steps stop once the commands' p99 passes
+second's p99) or all along, the CPU each process spent per command (the load
+generator, this process, apart), and the machine's speed after the step (the yardstick
+again, and the share of the cores' time the host gave to its other tenants): on a shared
+host it changes from minute to minute. The steps stop once the commands' p99 passes
 ``BW_LOADTEST_KNEE_MS`` (100 ms): the knee.
 """
 
@@ -42,7 +44,7 @@ import httpx
 import uvloop
 
 import engines
-from benchmarks.cpu import CpuMeter, redis_pid, yardstick_line
+from benchmarks.cpu import CpuMeter, redis_pid, yardstick_line, yardstick_ms
 from benchmarks.planned import Planned, plan
 from benchmarks.timed_http import TimedHttp
 from gateway.client import BotTable, GatewayClient, game_bot
@@ -226,6 +228,12 @@ async def run_step(drivers: list[Driver], rate: float, meter: CpuMeter) -> tuple
     print(f"      commands: {over_time(step.command_times, step.commands)}", flush=True)
     print(f"      reads:    {over_time(step.read_times, step.reads)}", flush=True)
     print(f"      CPU ms/command: {meter.per_command(len(step.commands))}", flush=True)
+    # The host's other tenants change this machine's speed from minute to minute.
+    print(
+        f"      machine after the step: yardstick {yardstick_ms():.1f} ms;"
+        f" host steal {meter.stolen:.1%} of the cores' time during it",
+        flush=True,
+    )
     print(
         f"      load generator (this process, apart):"
         f" {client_cpu * 1e3 / max(1, len(step.commands)):.2f} ms CPU/command",

@@ -1,4 +1,5 @@
-"""The benchmark commands answer ``--help`` and a wrong name without running anything."""
+"""The benchmark commands answer ``--help`` and a wrong name without running anything; the
+machine figures they print beside their own."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import pytest
 
 from benchmarks import loadtest
 from benchmarks.__main__ import main as bench_main
+from benchmarks.cpu import steal_ticks
 
 
 def test_help_describes_the_load_test_and_starts_nothing(
@@ -32,3 +34,13 @@ def test_bench_lists_its_benchmarks_and_refuses_an_unknown_one(
     captured = capsys.readouterr()
     assert "no benchmark nope" in captured.err
     assert "yardstick" not in captured.out
+
+
+def test_the_host_steal_share_is_read_from_the_machine_counters() -> None:
+    """What the load test prints beside each step: stolen ticks are part of the total and
+    both only grow."""
+    stolen, total = steal_ticks()
+    assert 0 <= stolen <= total
+    assert total > 0, "/proc/stat has a cpu line on Linux"
+    later_stolen, later_total = steal_ticks()
+    assert later_stolen >= stolen and later_total >= total
