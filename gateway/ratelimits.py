@@ -200,14 +200,20 @@ for i = first, last do
     end
     return {i - first + 1, math.ceil(wait), rev, false, false, false}
   end
-  spent[#spent + 1] = {KEYS[i], window, c + 1, p, 2 * length}
+  spent[#spent + 1] = {KEYS[i], window, c + 1, p, 2 * length, w == window}
 end
 -- Counters are not worth an fsync: kept in memory only, neither in the append-only file
 -- nor on replicas, so no request waits for the disk here.
 redis.set_repl(redis.REPL_NONE)
 for _, s in ipairs(spent) do
-  redis.call('HSET', s[1], 'w', s[2], 'c', s[3], 'p', s[4])
-  redis.call('PEXPIRE', s[1], s[5])
+  if s[6] then
+    -- Within the window only its count moves; the expiry set when it began keeps the
+    -- counter through the next window, the last that weighs this one's count.
+    redis.call('HSET', s[1], 'c', s[3])
+  else
+    redis.call('HSET', s[1], 'w', s[2], 'c', s[3], 'p', s[4])
+    redis.call('PEXPIRE', s[1], s[5])
+  end
 end
 local model, status = false, false
 if views then

@@ -67,8 +67,10 @@ def rate_limit_key(budget: str, who: str, amount: int, seconds: int) -> str:
     """Hash: one window of one rate-limit budget for one client (an address or a seat
     token's hash), shared by the gateways: ``w`` the window's number (time / length),
     ``c`` the requests counted in it, ``p`` those of the window before. It expires two
-    window lengths after its last request. The budget and client are the hash tag, so
-    every window of one budget of one client shares a slot (one script checks them)."""
+    window lengths after the first request its window counted (the next window still
+    weighs this one's count; the one after, nothing of it). The budget and client are the
+    hash tag, so every window of one budget of one client shares a slot (one script checks
+    them)."""
     return f"bw:limits:{{{budget}:{who}}}:{amount}/{seconds}s"
 
 

@@ -15,7 +15,7 @@ from redis.asyncio import Redis
 
 from gateway.ratelimits import RateLimits, ViewGuess, Window, parse_budget
 from gateway.store import ReadModel
-from services.eventstore import AnyRedis, EventStore, connect
+from services.eventstore import AnyRedis, EventStore, connect, rate_limit_key
 from services.redis_server import free_port
 from services.seating import Roster, RosterStore, Seat
 
@@ -235,3 +235,22 @@ async def test_counting_requests_writes_nothing_to_the_append_only_file(redis: A
     assert (await redis.info("persistence"))["aof_current_size"] == before
     refused = (await limits.check(address, "table.mine", False)).refusal
     assert refused is not None and refused.budget == limits.seat.name
+
+
+async def test_a_counter_expires_two_windows_after_its_window_began(redis: AnyRedis) -> None:
+    """Set when a window's first request is counted, not again for each one after it:
+    a counter lives through the next window, which still weighs its count, and no longer."""
+    limits = _limits(redis, "100/hour", "")
+    address = _address()
+    key = rate_limit_key(limits.address.name, address, 100, 3600)
+    assert (await limits.check(address, None, False)).refusal is None
+    first_window, first_ttl = await redis.hget(key, "w"), await redis.pttl(key)
+    assert 2 * 3600_000 - 5_000 < first_ttl <= 2 * 3600_000
+    await asyncio.sleep(0.3)
+    assert (await limits.check(address, None, False)).refusal is None
+    window, ttl = await redis.hget(key, "w"), await redis.pttl(key)
+    assert await redis.hget(key, "c") == (b"2" if window == first_window else b"1")
+    if window == first_window:
+        assert ttl <= first_ttl - 250, "a request within the window left the expiry alone"
+    else:  # an hour's boundary fell between the two requests: a new window, a new expiry
+        assert ttl > first_ttl - 250
