@@ -318,6 +318,13 @@ class LobbyKeys:
         """Hash: table id -> its status JSON, the entry shown."""
         return f"{self.prefix}:tables"
 
+    @property
+    def placed(self) -> str:
+        """Hash: table id -> ``<version> <rev> <indexes>|<expiry ms>``, the entry's order
+        and where it was listed, so a newer entry listed in the same place is written
+        alone."""
+        return f"{self.prefix}:placed"
+
     def index(self, name: str) -> str:
         """Sorted set of the tables one filter lists (``all``, ``active``, ``finished``)."""
         return f"{self.prefix}:index:{name}"

@@ -8,6 +8,8 @@ Keys, per game; they share the hash tag ``{<game>}``, so one script moves a tabl
 between indexes atomically even on Redis Cluster:
 
 ``bw:lobby:{<game>}:tables``          hash: table id -> its status JSON (the entry shown)
+``bw:lobby:{<game>}:placed``          hash: table id -> ``<version> <rev> <indexes>|<expiry>``:
+                                      the entry's order and where it is listed
 ``bw:lobby:{<game>}:index:<name>``    sorted set: the tables of one filter (see below)
 ``bw:lobby:{<game>}:expiry``          sorted set: finished tables and tables waiting for
                                       players, scored by when their entry leaves the
@@ -68,46 +70,60 @@ FILTERS: Mapping[str | None, str] = {
 CURSOR_PATTERN = r"^\d{16}:[A-Za-z0-9_-]{1,64}$"
 _MEMBER = re.compile(CURSOR_PATTERN)
 
-# Write a table's entry if it is newer than the stored one, and move it between indexes.
+# Write a table's entry if it is newer than the stored one, and move it between indexes
+# unless it stays where it was (most writes: a game in progress stays "all" and "active",
+# so they cost two hash writes, not a move through every index). An entry listed before
+# the placement hash existed is ordered by its own version and rev, once.
 _RECORD = """
-local current = redis.call('HGET', KEYS[1], ARGV[1])
-if current then
-  local ok, status = pcall(cjson.decode, current)
-  if ok then
-    local stored = tonumber(status['version'] or 0)
-    local incoming = tonumber(ARGV[2])
-    if stored > incoming then
-      return 0
-    end
-    if stored == incoming and tonumber(status['rev'] or 0) >= tonumber(ARGV[6]) then
-      return 0
+local incoming, rev = tonumber(ARGV[2]), tonumber(ARGV[6])
+local place = ARGV[7] .. '|' .. ARGV[5]
+local placed = redis.call('HGET', KEYS[2], ARGV[1])
+local stored, stored_rev, was = nil, 0, nil
+if placed then
+  local version, placed_rev, where = string.match(placed, '^(%d+) (%d+) (.*)$')
+  stored, stored_rev, was = tonumber(version), tonumber(placed_rev), where
+else
+  local current = redis.call('HGET', KEYS[1], ARGV[1])
+  if current then
+    local ok, status = pcall(cjson.decode, current)
+    if ok then
+      stored, stored_rev = tonumber(status['version'] or 0), tonumber(status['rev'] or 0)
     end
   end
 end
+if stored and (stored > incoming or (stored == incoming and stored_rev >= rev)) then
+  return 0
+end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
-for i = 3, #KEYS do
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2] .. ' ' .. ARGV[6] .. ' ' .. place)
+if was == place then
+  return 1
+end
+for i = 4, #KEYS do
   redis.call('ZREM', KEYS[i], ARGV[4])
 end
-for i = 7, #ARGV do
-  redis.call('ZADD', KEYS[3 + tonumber(ARGV[i])], 0, ARGV[4])
+for position in string.gmatch(ARGV[7], '%d+') do
+  redis.call('ZADD', KEYS[4 + tonumber(position)], 0, ARGV[4])
 end
 if tonumber(ARGV[5]) > 0 then
-  redis.call('ZADD', KEYS[2], ARGV[5], ARGV[4])
+  redis.call('ZADD', KEYS[3], ARGV[5], ARGV[4])
 else
-  redis.call('ZREM', KEYS[2], ARGV[4])
+  redis.call('ZREM', KEYS[3], ARGV[4])
 end
 return 1
 """
 
 # Remove the entries whose time is up; returns their members.
 _SWEEP = """
-local gone = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[1], 'LIMIT', 0, ARGV[2])
+local gone = redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', ARGV[1], 'LIMIT', 0, ARGV[2])
 for _, member in ipairs(gone) do
-  for i = 3, #KEYS do
+  for i = 4, #KEYS do
     redis.call('ZREM', KEYS[i], member)
   end
-  redis.call('HDEL', KEYS[1], string.match(member, ':(.*)$'))
-  redis.call('ZREM', KEYS[2], member)
+  local table_id = string.match(member, ':(.*)$')
+  redis.call('HDEL', KEYS[1], table_id)
+  redis.call('HDEL', KEYS[2], table_id)
+  redis.call('ZREM', KEYS[3], member)
 end
 return gone
 """
@@ -119,9 +135,10 @@ def entries_key(game: str) -> str:
 
 
 def _script_keys(game: str) -> list[str]:
-    """The keys the scripts take: entries, expiry, then every index in INDEXES order."""
+    """The keys the scripts take: entries, placements, expiry, then every index in
+    INDEXES order."""
     keys = LobbyKeys(game)
-    return [keys.entries, keys.expiry, *(keys.index(name) for name in INDEXES)]
+    return [keys.entries, keys.placed, keys.expiry, *(keys.index(name) for name in INDEXES)]
 
 
 def indexes_of(status: Mapping[str, Any]) -> tuple[str, ...]:
@@ -195,7 +212,7 @@ class Lobby:
     ) -> ScriptCall:
         """:meth:`record` as a script call, for a writer that pipelines a batch of them."""
         status = json.loads(status_json)
-        positions = [str(INDEXES.index(name)) for name in indexes_of(status)]
+        positions = ",".join(str(INDEXES.index(name)) for name in indexes_of(status))
         return ScriptCall(
             self._record,
             _script_keys(game),
@@ -206,7 +223,7 @@ class Lobby:
                 member_of(status),
                 expire_at_ms or 0,
                 int(status.get("rev") or 0),
-                *positions,
+                positions,
             ],
         )
 

@@ -7,10 +7,11 @@ from collections.abc import AsyncIterator
 
 import pytest
 
+from engines.core.canonical import canonical_json
 from proto import engine_pb2
 from services.engine.host import TableHost
-from services.eventstore import EventStore
-from services.projector.lobby import Lobby, LobbyEntry
+from services.eventstore import EventStore, LobbyKeys
+from services.projector.lobby import FILTERS, Lobby, LobbyEntry
 from services.projector.projector import Projector
 from tests.integration.test_engine_service_support import (
     FREUNDE,
@@ -105,3 +106,106 @@ async def test_a_cursor_that_did_not_come_from_the_lobby_is_refused(store: Event
             await lobby.page(["freunde"], None, 10, cursor)
     with pytest.raises(ValueError):
         await lobby.page(["freunde"], "waiting", 10)
+
+
+def _status(table_id: str, version: int, *, rev: int = 0, **fields: object) -> str:
+    """A lobby status document: open with seats to fill at version 0, else by ``fields``."""
+    status: dict[str, object] = {
+        "table_id": table_id,
+        "game": "freunde",
+        "seats": 2,
+        "created_ms": 1_700_000_000_000,
+        "version": version,
+        "rev": rev,
+        "finished": False,
+    }
+    if version == 0:
+        status.update(state="open", open_seats=1)
+    status.update(fields)
+    return canonical_json(status)
+
+
+async def _listed_in(lobby: Lobby, table_id: str) -> dict[str | None, bool]:
+    """Whether each filter's pages hold ``table_id``."""
+    found = {}
+    for status in FILTERS:
+        page = await lobby.page(["freunde"], status, 100)
+        found[status] = table_id in {e.table_id for e in page.entries}
+    return found
+
+
+async def test_an_entry_moves_between_filters_as_its_table_does(store: EventStore) -> None:
+    """Open with seats to fill, full, in play for several moves, finished with an expiry:
+    each time in exactly the filters its status belongs to, with the newest entry shown."""
+    lobby = Lobby(store.redis)
+    table_id = f"move-{uuid.uuid4().hex[:8]}"
+    expiry = LobbyKeys("freunde").expiry
+    assert await lobby.record("freunde", _status(table_id, 0, rev=1), expire_at_ms=5_000)
+    assert await _listed_in(lobby, table_id) == {
+        None: True,
+        "open": True,
+        "active": False,
+        "finished": False,
+    }
+    assert await store.redis.zscore(expiry, f"{1_700_000_000_000:016d}:{table_id}") == 5_000
+    assert await lobby.record("freunde", _status(table_id, 0, rev=2, open_seats=0))
+    assert await _listed_in(lobby, table_id) == {
+        None: True,
+        "open": False,
+        "active": False,
+        "finished": False,
+    }
+    assert await store.redis.zscore(expiry, f"{1_700_000_000_000:016d}:{table_id}") is None
+    for version in (1, 2, 3):
+        assert await lobby.record("freunde", _status(table_id, version, to_act=[version % 2]))
+        assert await _listed_in(lobby, table_id) == {
+            None: True,
+            "open": False,
+            "active": True,
+            "finished": False,
+        }
+    page = await lobby.page(["freunde"], "active", 100)
+    assert [e.status["to_act"] for e in page.entries if e.table_id == table_id] == [[1]]
+    assert await lobby.record("freunde", _status(table_id, 4, finished=True), expire_at_ms=9_000)
+    assert await _listed_in(lobby, table_id) == {
+        None: True,
+        "open": False,
+        "active": False,
+        "finished": True,
+    }
+    assert await lobby.sweep(["freunde"], now_ms=9_000) == [table_id]
+    assert not any((await _listed_in(lobby, table_id)).values())
+    assert await store.redis.hget(LobbyKeys("freunde").placed, table_id) is None
+
+
+async def test_only_a_newer_entry_replaces_one_even_one_listed_before_placements(
+    store: EventStore,
+) -> None:
+    """Older versions, and the same version at a rev not above, change nothing: not the
+    entry, not its filters. An entry listed before placements were kept (its placement
+    deleted here) is ordered by its own version and rev."""
+    lobby = Lobby(store.redis)
+    table_id = f"order-{uuid.uuid4().hex[:8]}"
+    assert await lobby.record("freunde", _status(table_id, 0, rev=3))
+    assert not await lobby.record("freunde", _status(table_id, 0, rev=3, open_seats=0))
+    assert not await lobby.record("freunde", _status(table_id, 0, rev=2, open_seats=0))
+    assert (await _listed_in(lobby, table_id))["open"]
+    assert await lobby.record("freunde", _status(table_id, 5))
+    for placements_kept in (True, False):
+        if not placements_kept:
+            await store.redis.hdel(LobbyKeys("freunde").placed, table_id)
+        assert not await lobby.record("freunde", _status(table_id, 4, finished=True))
+        assert not await lobby.record("freunde", _status(table_id, 0, rev=9))
+        assert await _listed_in(lobby, table_id) == {
+            None: True,
+            "open": False,
+            "active": True,
+            "finished": False,
+        }
+    assert await lobby.record("freunde", _status(table_id, 6, finished=True))
+    assert await _listed_in(lobby, table_id) == {
+        None: True,
+        "open": False,
+        "active": False,
+        "finished": True,
+    }
