@@ -56,12 +56,6 @@ def _pads(key: bytes) -> _Pads:
     return sha256(key.translate(_INNER)), sha256(key.translate(_OUTER))
 
 
-# A table's seed keys the first HMAC of every command that draws: its pads are hashed
-# once and copied for each (a hash object's copy costs less than hashing the pad's
-# block again).
-_seed_pads = functools.lru_cache(maxsize=64)(_pads)
-
-
 def _keyed(inner: _Hash, outer: _Hash, message: bytes) -> bytes:
     """HMAC-SHA256 of ``message`` under the key whose pads ``inner`` and ``outer`` have
     hashed in (see ``_pads``; both are used up)."""
@@ -72,9 +66,8 @@ def _keyed(inner: _Hash, outer: _Hash, message: bytes) -> bytes:
 
 def hmac_sha256(key: bytes, message: bytes) -> bytes:
     """The bytes of ``hmac.digest(key, message, "sha256")`` in about half its time for
-    the short keys and messages drawn here and in the chain's salts: ``hmac.digest``
-    sets up OpenSSL's MAC on every call, which costs more than the two hashes themselves
-    (the first draw of a command takes two HMACs, every event's salts one a seat)."""
+    the short keys and messages drawn here: ``hmac.digest`` sets up OpenSSL's MAC on
+    every call, which costs more than the two hashes themselves."""
     return _keyed(*_pads(key), message)
 
 
@@ -90,6 +83,12 @@ class KeyedMac:
 
     def digest(self, message: bytes) -> bytes:
         return _keyed(self._inner.copy(), self._outer.copy(), message)
+
+
+# A table's seed keys the first HMAC of every command that draws: its pads are hashed
+# once and copied for each (a hash object's copy costs less than hashing the pad's
+# block again).
+_seed_mac = functools.lru_cache(maxsize=64)(KeyedMac)
 
 
 class Rng:
@@ -109,8 +108,7 @@ class Rng:
     def _take(self, n: int) -> bytes:
         if not self._key:
             stream = f"{self._table_id}:{self._version}".encode()
-            inner, outer = _seed_pads(self._seed)
-            self._key = _keyed(inner.copy(), outer.copy(), stream)
+            self._key = _seed_mac(self._seed).digest(stream)
         while len(self._buffer) < n:
             counter = self._block.to_bytes(8, "big")
             self._buffer += hmac_sha256(self._key, counter)
