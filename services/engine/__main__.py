@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
+
+import uvloop
 
 import engines
 from services.config import Settings
@@ -21,7 +22,8 @@ def main(argv: list[str] | None = None) -> None:
     settings = Settings()
     configure_logging(f"engine-{args.game}", settings.log_level)
     settle_heap()
-    asyncio.run(serve(args.game, args.host, args.port, settings))
+    # uvloop: the event loop and its transports in C (README › Benchmarks).
+    uvloop.run(serve(args.game, args.host, args.port, settings))
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
+
+import uvloop
 
 from services.config import Settings
 from services.eventstore import EventStore, connect
@@ -47,7 +48,8 @@ def main(argv: list[str] | None = None) -> None:
     settings = Settings()
     configure_logging("projector", settings.log_level)
     settle_heap()
-    asyncio.run(_main(args.rebuild, settings))
+    # uvloop: the event loop and its transports in C (README › Benchmarks).
+    uvloop.run(_main(args.rebuild, settings))
 
 
 if __name__ == "__main__":
