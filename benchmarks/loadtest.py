@@ -24,7 +24,9 @@ whether the slowest 1% came in bursts (how many of the step's seconds hold them,
 second's p99) or all along, the CPU each process spent per command (the load
 generator, this process, apart), and the machine's speed after the step (the yardstick
 again, and the share of the cores' time the host gave to its other tenants): on a shared
-host it changes from minute to minute. The steps stop once the commands' p99 passes
+host it changes from minute to minute; and the seconds in which Redis's one thread stood
+still for a millisecond or more, in an fsync or a command (its latency monitor,
+:mod:`benchmarks.redis_stalls`). The steps stop once the commands' p99 passes
 ``BW_LOADTEST_KNEE_MS`` (100 ms): the knee.
 """
 
@@ -46,6 +48,7 @@ import uvloop
 import engines
 from benchmarks.cpu import CpuMeter, redis_pid, yardstick_line, yardstick_ms
 from benchmarks.planned import Planned, plan
+from benchmarks.redis_stalls import RedisStalls
 from benchmarks.timed_http import TimedHttp
 from gateway.client import BotTable, GatewayClient, game_bot
 from services.heap import settle_heap
@@ -194,13 +197,16 @@ async def open_tables(clients: list[GatewayClient], sender: TimedHttp) -> list[D
     return list(await asyncio.gather(*(opened(n) for n in range(TABLES))))
 
 
-async def run_step(drivers: list[Driver], rate: float, meter: CpuMeter) -> tuple[Step, float]:
+async def run_step(
+    drivers: list[Driver], rate: float, meter: CpuMeter, stalls: RedisStalls
+) -> tuple[Step, float]:
     per_table = rate / len(drivers)
     # Twice each table's expected share, so that few drivers plan while measured.
     ahead = math.ceil(2 * per_table * SECONDS) + 2
     for driver in drivers:
         driver.prepare(ahead)
     meter.start()
+    wall_started = time.time()
     client_cpu = time.process_time()
     step = Step()
     started = step.started
@@ -234,6 +240,9 @@ async def run_step(drivers: list[Driver], rate: float, meter: CpuMeter) -> tuple
         f" host steal {meter.stolen:.1%} of the cores' time during it",
         flush=True,
     )
+    stood_still = stalls.line(wall_started, time.time())
+    if stood_still is not None:
+        print(f"      Redis stood still (its latency monitor): {stood_still}", flush=True)
     print(
         f"      load generator (this process, apart):"
         f" {client_cpu * 1e3 / max(1, len(step.commands)):.2f} ms CPU/command",
@@ -242,7 +251,7 @@ async def run_step(drivers: list[Driver], rate: float, meter: CpuMeter) -> tuple
     return step, quantile(step.commands, 0.99)
 
 
-async def load(url: str, meter: CpuMeter) -> None:
+async def load(url: str, meter: CpuMeter, stalls: RedisStalls) -> None:
     tls = ssl.create_default_context()
     limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
     clients = [
@@ -255,7 +264,7 @@ async def load(url: str, meter: CpuMeter) -> None:
         drivers = await open_tables(clients, sender)
         print(f"   {TABLES} tables opened in {time.perf_counter() - started:.1f} s", flush=True)
         for rate in RATES:
-            _, p99 = await run_step(drivers, rate, meter)
+            _, p99 = await run_step(drivers, rate, meter, stalls)
             if p99 * 1e3 > KNEE_MS:
                 print(f"   p99 passed {KNEE_MS:.0f} ms at {rate:.0f}/s offered: stopping")
                 break
@@ -281,6 +290,7 @@ def main(argv: list[str] | None = None) -> None:
     with (
         redis_url_or_private() as redis_url,
         Stack(redis_url, shards=64, log_level="warning") as stack,
+        RedisStalls(redis_url) as stalls,
     ):
         pids = {name: process.pid for name, process in stack.processes.items()}
         server = redis_pid(redis_url)
@@ -290,7 +300,7 @@ def main(argv: list[str] | None = None) -> None:
         meter.measure_idle(5.0)
         # Tuned as the services are: the load generator's own CPU is reported apart.
         settle_heap()
-        uvloop.run(load(stack.url, meter))
+        uvloop.run(load(stack.url, meter, stalls))
 
 
 if __name__ == "__main__":
