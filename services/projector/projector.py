@@ -16,7 +16,8 @@ plan of due timeouts and bots' turns for the scheduler (:mod:`services.scheduler
 Crash safety. A table's read models are written by one script, and only when their
 version is above the stored one, so a repeated or late write is a no-op. The lobby entry
 is written first with the same rule. The feed entries are acknowledged only after the
-writes: a crash in between means reprocessing, which changes nothing. A table's views
+writes (on one server, in the round trip of the next read): a crash in between means
+reprocessing, which changes nothing. A table's views
 live on its feed's node, so a failover there loses an acknowledgement with the views it
 followed; the lobby lives on another node, so before acknowledging a batch the projector
 waits until the lobby's writes are as durable as the deployment's durability mode asks
@@ -267,6 +268,9 @@ class Projector:
         self._waits: Waits | None = None
         self._cluster = isinstance(self.redis, RedisCluster)
         self._fed = Sleeper(self.redis, FEEDS_WAKE_KEY)
+        # Feed entries projected and durable, not yet acknowledged: on one server they go
+        # with the next read (see _read), by feed.
+        self._unacked: dict[str, list[Any]] = {}
         self._lag_at = 0.0
         self.sweep_every_s = sweep_every_s
         self._swept_at = 0.0
@@ -307,10 +311,12 @@ class Projector:
                 # Redis restarting or failing over: nothing is acknowledged, so wait and go on.
                 log.warning("projector.redis_unavailable", error=str(trouble))
                 await asyncio.sleep(1)
+        await self._acknowledge_alone()
         log.info("projector.stopped", processed=self.processed)
 
     async def step(self) -> int:
-        """Read one batch of new feed entries, project it, ack it; returns the entries."""
+        """Read one batch of new feed entries and project it; returns the entries. The
+        batch is acknowledged with the next read on one server, at once on a cluster."""
         streams = [ShardKeys(shard).feed for shard in range(self.shards)]
         found = [(stream, entries) for stream, entries in await self._read(streams, ">") if entries]
         # Every shard's entries of one read together: a batch costs the same few round
@@ -359,6 +365,8 @@ class Projector:
                 for feed, reply in zip(starts, replies, strict=True)
                 if _text(reply[0]) != "0-0"
             }
+        # What was taken over is acknowledged now: it is old already.
+        await self._acknowledge()
         await forget_idle_consumers(self.redis, feeds, self.group, 10 * self.reclaim_idle_ms)
         if handled:
             log.info("projector.reclaimed", entries=handled)
@@ -378,14 +386,49 @@ class Projector:
             if not any(entries for _, entries in found) and start == ">":
                 await self._fed.sleep(self.block_ms)
             return found
-        reply: Any = await self.redis.xreadgroup(
-            self.group,
-            self.name,
-            dict.fromkeys(streams, start),
-            count=self.batch,
-            block=self.block_ms if start == ">" else None,
-        )
-        return [(_text(s), e) for s, e in reply or []]
+        block = self.block_ms if start == ">" else None
+        if not self._unacked:
+            reply: Any = await self.redis.xreadgroup(
+                self.group, self.name, dict.fromkeys(streams, start), count=self.batch, block=block
+            )
+            return [(_text(s), e) for s, e in reply or []]
+        # The last batch's acknowledgements ride in the same round trip as this read: one
+        # round trip a batch fewer, and under appendfsync always one fsync fewer. The
+        # server runs them before it blocks, so nothing waits on them.
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for feed, entry_ids in self._unacked.items():
+                pipe.xack(feed, self.group, *entry_ids)
+            pipe.xreadgroup(
+                self.group, self.name, dict.fromkeys(streams, start), count=self.batch, block=block
+            )
+            read: list[Any] = await pipe.execute()
+        self._acknowledged()
+        return [(_text(s), e) for s, e in read[-1] or []]
+
+    def _acknowledged(self) -> None:
+        for feed in self._unacked:
+            self.trimmer.acknowledged(feed)
+        self._unacked.clear()
+
+    async def _acknowledge(self) -> None:
+        """Acknowledge in a round trip of its own what is still to acknowledge."""
+        if not self._unacked:
+            return
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for feed, entry_ids in self._unacked.items():
+                pipe.xack(feed, self.group, *entry_ids)
+            await pipe.execute()
+        self._acknowledged()
+
+    async def _acknowledge_alone(self) -> None:
+        """Stopping: what is left pending is projected again by whichever projector
+        reclaims it, which changes nothing but costs time."""
+        try:
+            await self._acknowledge()
+        except Exception as trouble:
+            if not is_redis_trouble(trouble):
+                raise
+            log.warning("projector.unacknowledged", error=str(trouble))
 
     async def _project_batch(self, found: Sequence[tuple[str, Sequence[Any]]]) -> None:
         """Bring every table named in the entries of ``found`` ((feed, entries) pairs) up
@@ -440,10 +483,16 @@ class Projector:
             raise
         for game in sorted(set(games.values())):
             await self._lobby_durable(game)
+        # Written (and durable where the mode waits for it): now the entries may be
+        # acknowledged, never before.
+        for stream, batch in found:
+            self._unacked.setdefault(stream, []).extend(entry_id for entry_id, _ in batch)
+        if not self._cluster:
+            return
         turned = any(w.turns for w, done in zip(writes, written, strict=True) if done)
         async with self.redis.pipeline(transaction=False) as pipe:
-            for stream, batch in found:
-                pipe.xack(stream, self.group, *[entry_id for entry_id, _ in batch])
+            for feed, entry_ids in self._unacked.items():
+                pipe.xack(feed, self.group, *entry_ids)
             # Table id -> version: what wakes the reads waiting for these versions (on one
             # server, woken with the writes already).
             projected: dict[Any, Any] = {
@@ -451,14 +500,13 @@ class Projector:
                 for w, done in zip(writes, written, strict=True)
                 if done
             }
-            if self._cluster and projected:
+            if projected:
                 pipe.xadd(PROJECTED_KEY, projected, maxlen=PROJECTED_KEPT, approximate=True)
-            if self._cluster and turned:
+            if turned:
                 # The notifier cannot block on every turns stream of a cluster.
                 pipe.xadd(NOTIFY_WAKE_KEY, {"w": 1}, maxlen=WAKES_KEPT, approximate=True)
             await pipe.execute()
-        for stream, _ in found:
-            self.trimmer.acknowledged(stream)
+        self._acknowledged()
 
     async def project(
         self,
