@@ -14,7 +14,7 @@ from services.eventstore.connection import (
     is_store_unavailable,
 )
 from services.eventstore.durability import Durability, DurabilityMode, server_supports_waitaof
-from services.eventstore.groups import forget_idle_consumers
+from services.eventstore.groups import Acknowledgements, forget_idle_consumers
 from services.eventstore.keys import (
     APPS_KEY,
     DUE_WAKE_KEY,
@@ -74,6 +74,7 @@ __all__ = [
     "STORE_UNAVAILABLE",
     "WEBHOOKS_DUE_KEY",
     "WEBHOOKS_DUE_WAKE_KEY",
+    "Acknowledgements",
     "AnyRedis",
     "Appended",
     "AutoPipeline",

@@ -52,6 +52,7 @@ from redis.exceptions import ResponseError
 from engines.core.contract import Outcome
 from services.eventstore import (
     NOTIFY_WAKE_KEY,
+    Acknowledgements,
     EventStore,
     ShardKeys,
     StreamTrimmer,
@@ -238,6 +239,9 @@ class Deriver:
         self.seating = RosterStore(self.redis, self.shards)
         self.apps = AppRegistry(self.redis)
         self.trimmer = StreamTrimmer(self.redis)
+        # Entries whose notifications are published: on one server acknowledged with the
+        # next read.
+        self._acks = Acknowledgements(self.group, self.trimmer)
         self._rosters: LRUCache[str, Roster] = LRUCache(maxsize=cache_size)
         self._cluster = isinstance(self.redis, RedisCluster)
         self._fed = Sleeper(self.redis, NOTIFY_WAKE_KEY)
@@ -279,6 +283,14 @@ class Deriver:
                     raise
                 log.warning("notifier.redis_unavailable", error=str(trouble))
                 await asyncio.sleep(1)
+        try:
+            await self._acks.send(self.redis)
+        except Exception as trouble:
+            if not is_redis_trouble(trouble):
+                raise
+            # Left pending: a replica reclaims it and publishes it again, under the same
+            # notification ids.
+            log.warning("notifier.unacknowledged", error=str(trouble))
 
     async def step(self) -> int:
         """Handle one batch of new feed entries; returns how many."""
@@ -301,6 +313,7 @@ class Deriver:
                 if (entries := [entry for entry in reply[1] if entry[1]])
             ]
         )
+        await self._acks.send(self.redis)
         if time.monotonic() - self._forgot_at >= _FORGET_EVERY_S:
             # Names are forgotten after 10 idle reclaim periods: no need to look often.
             self._forgot_at = time.monotonic()
@@ -322,8 +335,8 @@ class Deriver:
             if not any(entries for _, entries in found):
                 await self._fed.sleep(self.block_ms)
             return found
-        reply: Any = await self.redis.xreadgroup(
-            self.group,
+        reply: Any = await self._acks.read(
+            self.redis,
             self.name,
             dict.fromkeys(self.streams, ">"),
             count=self.batch,
@@ -333,8 +346,8 @@ class Deriver:
 
     async def _handle(self, found: Sequence[tuple[str, Sequence[Any]]]) -> int:
         """The notifications of every stream's entries published together, then the entries
-        acknowledged in one round trip (a read brings several shards' streams at once);
-        returns how many entries. A stream's own notes keep their order."""
+        acknowledged (on one server with the next read, on a cluster at once, in one round
+        trip); returns how many entries. A stream's own notes keep their order."""
         notes: list[Notification] = []
         for stream, entries in found:
             if stream.endswith(":seating:feed"):
@@ -342,13 +355,10 @@ class Deriver:
             else:
                 notes += await self._turn_notes(entries)
         await self.publish_all(notes)
-        if found:
-            async with self.redis.pipeline(transaction=False) as pipe:
-                for stream, entries in found:
-                    pipe.xack(stream, self.group, *[entry_id for entry_id, _ in entries])
-                await pipe.execute()
-        for stream, _ in found:
-            self.trimmer.acknowledged(stream)
+        for stream, entries in found:
+            self._acks.add(stream, (entry_id for entry_id, _ in entries))
+        if self._cluster:
+            await self._acks.send(self.redis)
         return sum(len(entries) for _, entries in found)
 
     async def publish_all(self, notes: Sequence[Notification]) -> None:

@@ -78,6 +78,7 @@ from services.eventstore import (
     PROJECTED_KEPT,
     PROJECTED_KEY,
     PROJECTOR_LAG_KEY,
+    Acknowledgements,
     Durability,
     EventStore,
     Keys,
@@ -268,9 +269,8 @@ class Projector:
         self._waits: Waits | None = None
         self._cluster = isinstance(self.redis, RedisCluster)
         self._fed = Sleeper(self.redis, FEEDS_WAKE_KEY)
-        # Feed entries projected and durable, not yet acknowledged: on one server they go
-        # with the next read (see _read), by feed.
-        self._unacked: dict[str, list[Any]] = {}
+        # Feed entries projected and durable: on one server acknowledged with the next read.
+        self._acks = Acknowledgements(self.group, self.trimmer)
         self._lag_at = 0.0
         self.sweep_every_s = sweep_every_s
         self._swept_at = 0.0
@@ -366,7 +366,7 @@ class Projector:
                 if _text(reply[0]) != "0-0"
             }
         # What was taken over is acknowledged now: it is old already.
-        await self._acknowledge()
+        await self._acks.send(self.redis)
         await forget_idle_consumers(self.redis, feeds, self.group, 10 * self.reclaim_idle_ms)
         if handled:
             log.info("projector.reclaimed", entries=handled)
@@ -386,45 +386,20 @@ class Projector:
             if not any(entries for _, entries in found) and start == ">":
                 await self._fed.sleep(self.block_ms)
             return found
-        block = self.block_ms if start == ">" else None
-        if not self._unacked:
-            reply: Any = await self.redis.xreadgroup(
-                self.group, self.name, dict.fromkeys(streams, start), count=self.batch, block=block
-            )
-            return [(_text(s), e) for s, e in reply or []]
-        # The last batch's acknowledgements ride in the same round trip as this read: one
-        # round trip a batch fewer, and under appendfsync always one fsync fewer. The
-        # server runs them before it blocks, so nothing waits on them.
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for feed, entry_ids in self._unacked.items():
-                pipe.xack(feed, self.group, *entry_ids)
-            pipe.xreadgroup(
-                self.group, self.name, dict.fromkeys(streams, start), count=self.batch, block=block
-            )
-            read: list[Any] = await pipe.execute()
-        self._acknowledged()
-        return [(_text(s), e) for s, e in read[-1] or []]
-
-    def _acknowledged(self) -> None:
-        for feed in self._unacked:
-            self.trimmer.acknowledged(feed)
-        self._unacked.clear()
-
-    async def _acknowledge(self) -> None:
-        """Acknowledge in a round trip of its own what is still to acknowledge."""
-        if not self._unacked:
-            return
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for feed, entry_ids in self._unacked.items():
-                pipe.xack(feed, self.group, *entry_ids)
-            await pipe.execute()
-        self._acknowledged()
+        reply: Any = await self._acks.read(
+            self.redis,
+            self.name,
+            dict.fromkeys(streams, start),
+            count=self.batch,
+            block=self.block_ms if start == ">" else None,
+        )
+        return [(_text(s), e) for s, e in reply or []]
 
     async def _acknowledge_alone(self) -> None:
         """Stopping: what is left pending is projected again by whichever projector
         reclaims it, which changes nothing but costs time."""
         try:
-            await self._acknowledge()
+            await self._acks.send(self.redis)
         except Exception as trouble:
             if not is_redis_trouble(trouble):
                 raise
@@ -486,13 +461,12 @@ class Projector:
         # Written (and durable where the mode waits for it): now the entries may be
         # acknowledged, never before.
         for stream, batch in found:
-            self._unacked.setdefault(stream, []).extend(entry_id for entry_id, _ in batch)
+            self._acks.add(stream, (entry_id for entry_id, _ in batch))
         if not self._cluster:
             return
         turned = any(w.turns for w, done in zip(writes, written, strict=True) if done)
         async with self.redis.pipeline(transaction=False) as pipe:
-            for feed, entry_ids in self._unacked.items():
-                pipe.xack(feed, self.group, *entry_ids)
+            self._acks.queue(pipe)
             # Table id -> version: what wakes the reads waiting for these versions (on one
             # server, woken with the writes already).
             projected: dict[Any, Any] = {
@@ -506,7 +480,7 @@ class Projector:
                 # The notifier cannot block on every turns stream of a cluster.
                 pipe.xadd(NOTIFY_WAKE_KEY, {"w": 1}, maxlen=WAKES_KEPT, approximate=True)
             await pipe.execute()
-        self._acknowledged()
+        self._acks.sent()
 
     async def project(
         self,
