@@ -5,9 +5,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from services.eventstore.connection import is_redis_trouble
 from services.eventstore.trim import StreamTrimmer
+from services.logs import get_logger
 
 __all__ = ["Acknowledgements", "forget_idle_consumers"]
+
+log = get_logger("eventstore.groups")
 
 
 class Acknowledgements:
@@ -53,6 +57,16 @@ class Acknowledgements:
             self.queue(pipe)
             await pipe.execute()
         self.sent()
+
+    async def send_before_stopping(self, redis: Any) -> None:
+        """:meth:`send`, for a reader that stops: with Redis in trouble they stay pending,
+        and whichever reader reclaims them handles them again, which changes nothing."""
+        try:
+            await self.send(redis)
+        except Exception as trouble:
+            if not is_redis_trouble(trouble):
+                raise
+            log.warning("group.left_unacknowledged", group=self.group, error=str(trouble))
 
     async def read(
         self,

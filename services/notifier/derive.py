@@ -283,14 +283,8 @@ class Deriver:
                     raise
                 log.warning("notifier.redis_unavailable", error=str(trouble))
                 await asyncio.sleep(1)
-        try:
-            await self._acks.send(self.redis)
-        except Exception as trouble:
-            if not is_redis_trouble(trouble):
-                raise
-            # Left pending: a replica reclaims it and publishes it again, under the same
-            # notification ids.
-            log.warning("notifier.unacknowledged", error=str(trouble))
+        # What a replica would publish again, under the same notification ids.
+        await self._acks.send_before_stopping(self.redis)
 
     async def step(self) -> int:
         """Handle one batch of new feed entries; returns how many."""

@@ -311,7 +311,7 @@ class Projector:
                 # Redis restarting or failing over: nothing is acknowledged, so wait and go on.
                 log.warning("projector.redis_unavailable", error=str(trouble))
                 await asyncio.sleep(1)
-        await self._acknowledge_alone()
+        await self._acks.send_before_stopping(self.redis)
         log.info("projector.stopped", processed=self.processed)
 
     async def step(self) -> int:
@@ -394,16 +394,6 @@ class Projector:
             block=self.block_ms if start == ">" else None,
         )
         return [(_text(s), e) for s, e in reply or []]
-
-    async def _acknowledge_alone(self) -> None:
-        """Stopping: what is left pending is projected again by whichever projector
-        reclaims it, which changes nothing but costs time."""
-        try:
-            await self._acks.send(self.redis)
-        except Exception as trouble:
-            if not is_redis_trouble(trouble):
-                raise
-            log.warning("projector.unacknowledged", error=str(trouble))
 
     async def _project_batch(self, found: Sequence[tuple[str, Sequence[Any]]]) -> None:
         """Bring every table named in the entries of ``found`` ((feed, entries) pairs) up
