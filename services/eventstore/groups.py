@@ -23,8 +23,8 @@ class Acknowledgements:
     reader acknowledges a batch in the pipeline of its next ``XREADGROUP``, which the
     server runs before the read blocks: one round trip and one fsync a batch fewer, and
     never an acknowledgement before the batch's own writes (add a batch only once they
-    are done). A reader that stops sends what is left with :meth:`send`; one that dies
-    leaves it pending, for whichever reader reclaims it.
+    are done). A reader that stops sends what is left (:meth:`send_before_stopping`);
+    one that dies leaves it pending, for whichever reader reclaims it.
     """
 
     def __init__(self, group: str, trimmer: StreamTrimmer) -> None:
