@@ -17,14 +17,14 @@ Crash safety. A table's read models are written by one script, and only when the
 version is above the stored one, so a repeated or late write is a no-op. The lobby entry
 is written first with the same rule. The feed entries are acknowledged only after the
 writes (on one server, in the round trip of the next read): a crash in between means
-reprocessing, which changes nothing. A table's views
-live on its feed's node, so a failover there loses an acknowledgement with the views it
-followed; the lobby lives on another node, so before acknowledging a batch the projector
-waits until the lobby's writes are as durable as the deployment's durability mode asks
+reprocessing, which changes nothing. A table's views live on its feed's node, so a
+failover there loses an acknowledgement with the views it followed; the lobby lives on
+another node, so before acknowledging a batch the projector waits until the lobby's
+writes are as durable as the deployment's durability mode asks
 (:mod:`services.eventstore.durability`): in the ``replicas`` mode, a lobby entry is never
-lost behind an acknowledged feed entry. A feed event that
-is not the next one after the stored projection (a gap, a restart, another projector
-replica ahead) is answered by reading the table's own stream, the source of truth.
+lost behind an acknowledged feed entry. A feed event that is not the next one after the
+stored projection (a gap, a restart, another projector replica ahead) is answered by
+reading the table's own stream, the source of truth.
 
 Growth. Feed entries every consumer group has acknowledged are trimmed (at most once a
 second per feed). A finished table's read models, snapshot, command ids and lobby entry

@@ -59,6 +59,22 @@ async def caught_up(projector: Projector, rounds: int = 200) -> None:
     raise AssertionError("the projector did not catch up")
 
 
+async def run_one_batch(reader: Projector | Deriver) -> None:
+    """Run ``reader``'s loop and stop it once a step has handled something, so that its
+    last batch has no next read to carry the acknowledgement."""
+    stop = asyncio.Event()
+    stepped = reader.step
+
+    async def step_then_stop() -> int:
+        handled = await stepped()
+        if handled:
+            stop.set()
+        return handled
+
+    reader.step = step_then_stop  # type: ignore[method-assign]
+    await asyncio.wait_for(reader.run(stop), timeout=30)
+
+
 def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
@@ -235,17 +251,7 @@ async def test_a_stopping_projector_acknowledges_its_last_batch(host: TableHost)
     await play_with_bots(host, table_id)
     group = f"stop-{os.urandom(3).hex()}"
     projector = Projector(host.store, group=group, name="stopping", block_ms=50)
-    stop = asyncio.Event()
-    stepped = projector.step
-
-    async def step_then_stop() -> int:
-        handled = await stepped()
-        if handled:
-            stop.set()
-        return handled
-
-    projector.step = step_then_stop  # type: ignore[method-assign]
-    await asyncio.wait_for(projector.run(stop), timeout=30)
+    await run_one_batch(projector)
     assert projector.processed > 0
     assert (await projector.lag())["pending"] == 0
 
@@ -343,6 +349,43 @@ async def test_each_turn_change_is_published_once_and_told_to_its_player_once(
         if note.table_id == table_id
     ]
     assert len(again) == len(told)
+
+
+async def _pending(redis: Any, streams: list[str], group: str) -> int:
+    total = 0
+    for stream in streams:
+        for info in await redis.xinfo_groups(stream):
+            if _text(info["name"]) == group:
+                total += int(info["pending"])
+    return total
+
+
+async def test_the_notifier_acknowledges_a_batch_with_its_next_read_and_when_it_stops(
+    host: TableHost,
+) -> None:
+    """As the projector does: a told batch stays pending until the next read, and a
+    stopping notifier leaves nothing pending for a replica to tell again."""
+    table_id = f"told-{os.urandom(6).hex()}"
+    await host.create_table(create_request(table_id))
+    await play_with_bots(host, table_id)
+    await caught_up(Projector(host.store, name="told"))
+    inbox = PlayerInbox(host.store.redis, host.store.shards, kept=10_000)
+    webhooks = Webhooks(host.store.redis)
+
+    reading = Deriver(host.store, inbox, webhooks, group=f"told-{os.urandom(3).hex()}", block_ms=10)
+    await reading.ensure_groups()
+    handled = await reading.step()
+    assert handled > 0
+    assert await _pending(host.store.redis, reading.streams, reading.group) == handled
+    while await reading.step():
+        pass
+    assert await _pending(host.store.redis, reading.streams, reading.group) == 0
+
+    stopping = Deriver(
+        host.store, inbox, webhooks, group=f"stop-{os.urandom(3).hex()}", block_ms=10
+    )
+    await run_one_batch(stopping)
+    assert await _pending(host.store.redis, stopping.streams, stopping.group) == 0
 
 
 async def test_a_replica_behind_another_publishes_only_the_turns_after_the_stored_views(
