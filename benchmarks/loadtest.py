@@ -26,7 +26,8 @@ generator, this process, apart), and the machine's speed after the step (the yar
 again, and the share of the cores' time the host gave to its other tenants): on a shared
 host it changes from minute to minute; and the seconds in which Redis's one thread stood
 still for a millisecond or more, in an fsync or a command (its latency monitor,
-:mod:`benchmarks.redis_stalls`). The steps stop once the commands' p99 passes
+:mod:`benchmarks.redis_stalls`), and what Redis wrote to disk a command and how many
+times it rewrote its AOF (:mod:`benchmarks.disk`). The steps stop once the commands' p99 passes
 ``BW_LOADTEST_KNEE_MS`` (100 ms): the knee.
 """
 
@@ -47,6 +48,7 @@ import uvloop
 
 import engines
 from benchmarks.cpu import CpuMeter, redis_pid, yardstick_line, yardstick_ms
+from benchmarks.disk import DiskWrites
 from benchmarks.planned import Planned, plan
 from benchmarks.redis_stalls import RedisStalls
 from benchmarks.timed_http import TimedHttp
@@ -197,15 +199,24 @@ async def open_tables(clients: list[GatewayClient], sender: TimedHttp) -> list[D
     return list(await asyncio.gather(*(opened(n) for n in range(TABLES))))
 
 
-async def run_step(
-    drivers: list[Driver], rate: float, meter: CpuMeter, stalls: RedisStalls
-) -> tuple[Step, float]:
+@dataclass
+class Watch:
+    """What is measured of the stack around each step, besides the latencies."""
+
+    meter: CpuMeter
+    stalls: RedisStalls
+    disk: DiskWrites
+
+
+async def run_step(drivers: list[Driver], rate: float, watch: Watch) -> tuple[Step, float]:
     per_table = rate / len(drivers)
     # Twice each table's expected share, so that few drivers plan while measured.
     ahead = math.ceil(2 * per_table * SECONDS) + 2
     for driver in drivers:
         driver.prepare(ahead)
+    meter = watch.meter
     meter.start()
+    watch.disk.start()
     wall_started = time.time()
     client_cpu = time.process_time()
     step = Step()
@@ -240,9 +251,12 @@ async def run_step(
         f" host steal {meter.stolen:.1%} of the cores' time during it",
         flush=True,
     )
-    stood_still = stalls.line(wall_started, time.time())
+    stood_still = watch.stalls.line(wall_started, time.time())
     if stood_still is not None:
         print(f"      Redis stood still (its latency monitor): {stood_still}", flush=True)
+    written = watch.disk.line(len(step.commands))
+    if written is not None:
+        print(f"      Redis's disk: {written}", flush=True)
     print(
         f"      load generator (this process, apart):"
         f" {client_cpu * 1e3 / max(1, len(step.commands)):.2f} ms CPU/command",
@@ -251,7 +265,7 @@ async def run_step(
     return step, quantile(step.commands, 0.99)
 
 
-async def load(url: str, meter: CpuMeter, stalls: RedisStalls) -> None:
+async def load(url: str, watch: Watch) -> None:
     tls = ssl.create_default_context()
     limits = httpx.Limits(max_connections=200, max_keepalive_connections=200)
     clients = [
@@ -264,7 +278,7 @@ async def load(url: str, meter: CpuMeter, stalls: RedisStalls) -> None:
         drivers = await open_tables(clients, sender)
         print(f"   {TABLES} tables opened in {time.perf_counter() - started:.1f} s", flush=True)
         for rate in RATES:
-            _, p99 = await run_step(drivers, rate, meter, stalls)
+            _, p99 = await run_step(drivers, rate, watch)
             if p99 * 1e3 > KNEE_MS:
                 print(f"   p99 passed {KNEE_MS:.0f} ms at {rate:.0f}/s offered: stopping")
                 break
@@ -298,9 +312,13 @@ def main(argv: list[str] | None = None) -> None:
             pids["redis"] = server
         meter = CpuMeter(pids)
         meter.measure_idle(5.0)
+        disk = DiskWrites(redis_url, server)
         # Tuned as the services are: the load generator's own CPU is reported apart.
         settle_heap()
-        uvloop.run(load(stack.url, meter, stalls))
+        try:
+            uvloop.run(load(stack.url, Watch(meter, stalls, disk)))
+        finally:
+            disk.close()
 
 
 if __name__ == "__main__":
