@@ -55,6 +55,13 @@ class GatewayMetrics:
             ["budget"],
             registry=self.registry,
         )
+        self.views_lost = Counter(
+            "bw_gateway_views_lost",
+            "Reads that found their view behind the table's status (lost by a Redis restart"
+            " or failover) and were answered by the engine service, by game.",
+            ["game"],
+            registry=self.registry,
+        )
         self.projector_lag = Gauge(
             "bw_projector_lag",
             "The projector's lag as it last reported it, one series per reported figure.",

@@ -3,7 +3,7 @@ and the raw log of finished tables (the lobby: ``gateway.lobby``); and the store
 the gateway itself keeps: tables' seating, apps, and the tables each player sits at.
 
 The game logs are never written here: the engine services append and the projector
-projects.
+projects. What a read sends back is a lost view's report (:meth:`ReadStore.report_lost_view`).
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from cachetools import LRUCache
+from cachetools import LRUCache, TTLCache
+from redis.exceptions import RedisError
 
 from gateway.errors import ApiError
 from gateway.live import Projections
@@ -21,6 +22,8 @@ from proto import common_pb2
 from services.eventstore import (
     PROJECTOR_LAG_KEY,
     RECONNECT_RETRY,
+    VIEWS_LOST_KEPT,
+    VIEWS_LOST_KEY,
     AutoPipeline,
     EventStore,
     Keys,
@@ -36,6 +39,8 @@ from services.seating import OPEN_TABLE_TTL_S, RosterStore
 __all__ = ["ReadModel", "ReadStore", "read_model"]
 
 _META_CACHE = 10_000
+# A table whose view was lost is reported to the projector once in this many seconds.
+LOST_REPORTED_S = 5.0
 # How long a read waiting for the projector trusts its wake-up before reading again.
 LOOK_AGAIN_S = 0.1
 # A read model's stored fields and the table status's, in one script call: reads made
@@ -119,6 +124,7 @@ class ReadStore:
         self._batched = AutoPipeline(redis)
         # Meta is written once at creation and never changes, so caching it is safe.
         self._meta: LRUCache[str, common_pb2.TableMeta] = LRUCache(maxsize=_META_CACHE)
+        self._lost: TTLCache[str, bool] = TTLCache(maxsize=_META_CACHE, ttl=LOST_REPORTED_S)
 
     @classmethod
     async def open(
@@ -163,6 +169,21 @@ class ReadStore:
         )
         return read_model(*model), read_model(*status)
 
+    async def report_lost_view(self, table_id: str) -> None:
+        """Ask the projector to write the table's views again: one was found behind the
+        status, lost with a Redis restart or failover (views are kept in memory only, see
+        :mod:`services.projector.projector`). Once per table in ``LOST_REPORTED_S``; a
+        report that cannot be sent is dropped, as the next read of the view reports again."""
+        if table_id in self._lost:
+            return
+        self._lost[table_id] = True
+        try:
+            await self.redis.xadd(
+                VIEWS_LOST_KEY, {"table": table_id}, maxlen=VIEWS_LOST_KEPT, approximate=True
+            )
+        except RedisError:
+            self._lost.pop(table_id, None)
+
     async def read_models_at_least(
         self,
         table_id: str,
@@ -182,6 +203,9 @@ class ReadStore:
             model, status = read or await self.read_models(table_id, name)
             read = None
             if model is not None and model.version >= min_version:
+                return model, status
+            if status is not None and status.version >= min_version:
+                # Projected, but not this view: lost (see report_lost_view), not late.
                 return model, status
             left = deadline - time.monotonic()
             if left <= 0:

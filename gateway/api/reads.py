@@ -12,6 +12,7 @@ from gateway.errors import ApiError
 from gateway.middleware import ViewsRead
 from gateway.store import ReadModel
 from proto import engine_pb2
+from services.projector.projector import table_status
 
 __all__ = ["ViewAt", "engine_view", "finished", "replayed", "view_for", "viewer", "within_log"]
 
@@ -35,10 +36,6 @@ def viewer(seat: int | None) -> engine_pb2.Viewer:
     return engine_pb2.Viewer() if seat is None else engine_pb2.Viewer(seat=seat)
 
 
-def _status(caller: TableCaller, version: int, outcome: dict[str, Any]) -> dict[str, Any]:
-    return {"game": caller.meta.game, "seats": caller.meta.seats, **outcome, "version": version}
-
-
 async def engine_view(gateway: Gateway, caller: TableCaller, seat: int | None) -> ViewAt:
     """The view straight from the engine service: current by construction."""
     reply = await caller.backend.stub.GetView(
@@ -47,7 +44,7 @@ async def engine_view(gateway: Gateway, caller: TableCaller, seat: int | None) -
     )
     outcome = json.loads(reply.outcome_json) if reply.outcome_json else {}
     view = reply.view_json.encode() if reply.view_json else b"{}"
-    return ViewAt(reply.version, view, _status(caller, reply.version, outcome))
+    return ViewAt(reply.version, view, table_status(caller.meta, reply.version, outcome))
 
 
 async def view_for(
@@ -62,7 +59,9 @@ async def view_for(
     The projector is waited for at most ``read_wait_seconds`` (woken when it writes the
     table: :class:`gateway.live.Projections`); if it is still behind (or
     its view and status disagree on the version), the engine service answers instead,
-    so a read never returns anything older than what the caller asked for.
+    so a read never returns anything older than what the caller asked for. A view behind
+    its status was lost by Redis (views are not in its AOF): the projector is asked to
+    write it again.
     """
     name = "public" if caller.seat is None else f"seat:{caller.seat}"
     store = gateway.store
@@ -81,7 +80,11 @@ async def view_for(
             read,
         )
     if model is not None and status is not None and status.version == model.version:
-        return ViewAt(model.version, model.text, _status(caller, model.version, status.data))
+        return ViewAt(model.version, model.text, status.data)
+    if status is not None and (model is None or model.version < status.version):
+        # Written with its status, so never behind it unless Redis lost it.
+        gateway.metrics.views_lost.labels(game=caller.meta.game).inc()
+        await store.report_lost_view(caller.table_id)
     return await engine_view(gateway, caller, caller.seat)
 
 

@@ -304,15 +304,16 @@ class TableView(BaseModel):
             "version": 12,
             "view": {"phase": "day", "round": 1, "players": ["..."]},
             "status": {
+                "table_id": _TABLE,
                 "game": "harvest",
                 "seats": 2,
+                "created_ms": 1_764_000_000_000,
                 "version": 12,
                 "phase": "day",
                 "to_act": [0],
                 "finished": False,
                 "scores": [3, 1],
                 "winners": [],
-                "breakdown": {},
             },
         }
     )
@@ -323,7 +324,10 @@ class TableView(BaseModel):
     seat: int | None = Field(description="The caller's seat; null for a spectator.")
     version: int
     view: dict[str, Any] = Field(description="Empty while the table waits for players.")
-    status: dict[str, Any]
+    status: dict[str, Any] = Field(
+        description="The table at this version: phase, seats to act, scores, winners, how "
+        "it ended, clocks (the document the lobby lists)."
+    )
     state: str = Field(default="started", description="`open` while seats wait for players.")
     seating: list[SeatOut] = Field(
         default_factory=list, description="Who sits where (names, bots, open seats)."

@@ -19,6 +19,8 @@ __all__ = [
     "PROJECTED_KEPT",
     "PROJECTED_KEY",
     "PROJECTOR_LAG_KEY",
+    "VIEWS_LOST_KEPT",
+    "VIEWS_LOST_KEY",
     "WEBHOOKS_DUE_KEY",
     "WEBHOOKS_DUE_WAKE_KEY",
     "Keys",
@@ -49,6 +51,14 @@ PROJECTOR_LAG_KEY = "bw:projector:lag"
 # is there instead of polling. Capped by length: a reader only follows the newest.
 PROJECTED_KEY = "bw:projected"
 PROJECTED_KEPT = 1000
+
+# Stream: tables whose views a gateway found behind their status (``table`` -> id). The
+# views are kept out of the AOF and of replication (``services.projector.projector``), so
+# a restart or a failover can lose them while the status, which is replicated, holds; the
+# projector writes them again for every table named here. Capped by length: a table still
+# behind is named again by its next read.
+VIEWS_LOST_KEY = "bw:views:lost"
+VIEWS_LOST_KEPT = 10_000
 
 # Streams that wake, on a Redis Cluster, the consumers of the streams of every shard, which
 # cannot block on streams of several slots in one read (services.wakeups): one entry after

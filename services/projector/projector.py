@@ -17,14 +17,27 @@ Crash safety. A table's read models are written by one script, and only when the
 version is above the stored one, so a repeated or late write is a no-op. The lobby entry
 is written first with the same rule. The feed entries are acknowledged only after the
 writes (on one server, in the round trip of the next read): a crash in between means
-reprocessing, which changes nothing. A table's views live on its feed's node, so a
-failover there loses an acknowledgement with the views it followed; the lobby lives on
+reprocessing, which changes nothing. A table's status lives on its feed's node, so a
+failover there loses an acknowledgement with the status it followed; the lobby lives on
 another node, so before acknowledging a batch the projector waits until the lobby's
 writes are as durable as the deployment's durability mode asks
 (:mod:`services.eventstore.durability`): in the ``replicas`` mode, a lobby entry is never
 lost behind an acknowledged feed entry. A feed event that is not the next one after the
 stored projection (a gap, a restart, another projector replica ahead) is answered by
 reading the table's own stream, the source of truth.
+
+Views in memory. The spectator's and the seats' views are most of what a command
+writes (kilobytes each, all of them rewritten with every command), and all of it can be
+derived again from the log, so they are kept out of the append-only file and off the
+replicas (``redis.set_repl``): appending them made the AOF grow by megabytes a second
+under load, and its rewrites stalled every command. The status (the version the views
+are at, with whose turn it is) is written with them in the same script, but replicated
+and appended like the log, so after a Redis restart or a failover the status says how
+far the projection went, and the turns after it are announced once, not again. A view
+behind its status is then a lost one: the gateway answers that read from the engine
+service, current by construction, and names the table in ``bw:views:lost``, and the
+projector writes its views again at the status's version (:meth:`Projector.restore_views`);
+a table's next command writes all of its views anyway.
 
 Growth. Feed entries every consumer group has acknowledged are trimmed (at most once a
 second per feed). A finished table's read models, snapshot, command ids and lobby entry
@@ -78,6 +91,7 @@ from services.eventstore import (
     PROJECTED_KEPT,
     PROJECTED_KEY,
     PROJECTOR_LAG_KEY,
+    VIEWS_LOST_KEY,
     Acknowledgements,
     Durability,
     EventStore,
@@ -108,7 +122,7 @@ from services.scheduler.due import DuePlans
 from services.seating import OPEN, RosterStore
 from services.wakeups import WAKES_KEPT, Sleeper
 
-__all__ = ["LAG_KEY", "PROJECTOR_GROUP", "Projector", "ReadModels", "render"]
+__all__ = ["LAG_KEY", "PROJECTOR_GROUP", "Projector", "ReadModels", "render", "table_status"]
 
 PROJECTOR_GROUP = "projector"
 LAG_KEY = PROJECTOR_LAG_KEY
@@ -118,16 +132,21 @@ log = get_logger("projector")
 # KEYS: the views (status first), then the shard's turns stream. ARGV: the version, the
 # turns stream's bound, a JSON text per view, then the fields of each turn change. Only
 # the turn changes after the stored version are published: another projector replica
-# published those before, with the views it wrote.
+# published those before, with the views it wrote. The status and the turns are
+# replicated and appended to the AOF; the views proper (the spectator's and the seats')
+# are not: see "Views in memory" above.
 _WRITE_VIEWS = f"""
 local current = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
 if tonumber(ARGV[1]) <= current then
   return 0
 end
 local views = #KEYS - 1
-for i = 1, views do
+redis.call('HSET', KEYS[1], 'version', ARGV[1], 'json', ARGV[3])
+redis.set_repl(redis.REPL_NONE)
+for i = 2, views do
   redis.call('HSET', KEYS[i], 'version', ARGV[1], 'json', ARGV[i + 2])
 end
+redis.set_repl(redis.REPL_ALL)
 for i = views + 3, #ARGV, {TURN_FIELDS} do
   if tonumber(ARGV[i + {TURN_VERSION_AT}]) > current then
     local last = i + {TURN_FIELDS - 1}
@@ -135,6 +154,27 @@ for i = views + 3, #ARGV, {TURN_FIELDS} do
   end
 end
 return 1
+"""
+
+
+# KEYS: the views (status first). ARGV: the status's version, then a JSON text per view
+# after the status. Writes again the views a restart or a failover lost (those behind the
+# status), kept out of the AOF and the replicas like every write of the views; nothing
+# when the status has moved on meanwhile (its own write brought every view along).
+_RESTORE_VIEWS = """
+if redis.call('HGET', KEYS[1], 'version') ~= ARGV[1] then
+  return 0
+end
+local version = tonumber(ARGV[1])
+redis.set_repl(redis.REPL_NONE)
+local restored = 0
+for i = 2, #KEYS do
+  if tonumber(redis.call('HGET', KEYS[i], 'version') or '0') < version then
+    redis.call('HSET', KEYS[i], 'version', ARGV[1], 'json', ARGV[i])
+    restored = restored + 1
+  end
+end
+return restored
 """
 
 
@@ -168,21 +208,11 @@ def render(
     ``outcome`` is the game's outcome of ``state`` when the caller has it already."""
     outcome = outcome if outcome is not None else engine.outcome(state)
     table = table_outcome(TableRules.of(meta), control, outcome.as_dict())
-    status = {
-        "table_id": meta.table_id,
-        "game": meta.game,
-        "seats": meta.seats,
-        "created_ms": meta.created_ms,
-        "version": version,
-        **{name: table[name] for name in _STATUS_FIELDS if name in table},
-    }
-    if meta.unlisted:
-        status["unlisted"] = True
     spectator, *seat_views = engine.views(state, meta.seats)
     public = canonical_json(spectator)
     return ReadModels(
         version=version,
-        status=canonical_json(status),
+        status=canonical_json(table_status(meta, version, table)),
         public=public,
         seats=tuple(canonical_json(view) for view in seat_views),
         finished=bool(table["finished"]),
@@ -201,6 +231,23 @@ _STATUS_FIELDS = (
     "bots",
     "clock",
 )
+
+
+def table_status(meta: common_pb2.TableMeta, version: int, table: dict[str, Any]) -> dict[str, Any]:
+    """The status read model of the table at ``version`` whose outcome (with its control:
+    :func:`engines.core.control.table_outcome`) is ``table``; the gateway answers with the
+    same document when it asks the engine service instead."""
+    status = {
+        "table_id": meta.table_id,
+        "game": meta.game,
+        "seats": meta.seats,
+        "created_ms": meta.created_ms,
+        "version": version,
+        **{name: table[name] for name in _STATUS_FIELDS if name in table},
+    }
+    if meta.unlisted:
+        status["unlisted"] = True
+    return status
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,6 +306,7 @@ class Projector:
         self._cache: LRUCache[str, _Folded] = LRUCache(maxsize=cache_size)
         self._engines: dict[str, Engine[Any, Any, Any]] = {}
         self._write_views = self.redis.register_script(_WRITE_VIEWS)
+        self._restore_views = self.redis.register_script(_RESTORE_VIEWS)
         self._wake_reads = self.redis.register_script(_WAKE_READS)
         self.lobby = Lobby(self.redis)
         self.seating = RosterStore(self.redis, self.shards)
@@ -283,11 +331,9 @@ class Projector:
     # -- the incremental run ------------------------------------------------------------
 
     async def ensure_groups(self) -> None:
-        for shard in range(self.shards):
+        for stream in [*(ShardKeys(shard).feed for shard in range(self.shards)), VIEWS_LOST_KEY]:
             try:
-                await self.redis.xgroup_create(
-                    ShardKeys(shard).feed, self.group, id="0", mkstream=True
-                )
+                await self.redis.xgroup_create(stream, self.group, id="0", mkstream=True)
             except ResponseError as exists:
                 if "BUSYGROUP" not in str(exists):
                     raise
@@ -303,6 +349,7 @@ class Projector:
                     await self.report_lag()
                 if time.monotonic() - self._swept_at >= self.sweep_every_s:
                     await self.sweep()
+                    await self.restore_lost_views()
                 await self.step()
                 await self.trimmer.trim_due()
             except Exception as trouble:
@@ -488,6 +535,55 @@ class Projector:
         if advanced is None:
             return False
         return await self.write(self.store.keys(table_id), game, advanced[0])
+
+    async def restore_lost_views(self) -> int:
+        """Write again the views of the tables gateways named in ``bw:views:lost``;
+        returns how many tables had views to restore. The stream is read in the group,
+        without acknowledgements: a report lost with a crash is sent again by the next
+        read of that view."""
+        reply: Any = await self.redis.xreadgroup(
+            self.group, self.name, {VIEWS_LOST_KEY: ">"}, count=self.batch, noack=True
+        )
+        named = sorted(
+            {_text(fields[b"table"]) for _, entries in reply or [] for _, fields in entries}
+        )
+        restored = 0
+        for table_id in named:
+            with bind(table_id=table_id):
+                try:
+                    restored += await self.restore_views(table_id)
+                except TableNotFound:
+                    log.warning("projector.table_missing")
+                except engines.UnknownGame:
+                    log.error("projector.unknown_game")
+        if restored:
+            log.info("projector.views_restored", tables=restored, named=len(named))
+        return restored
+
+    async def restore_views(self, table_id: str) -> bool:
+        """Write again each of the table's views that is behind its status (lost with a
+        Redis restart or failover), at the status's version; True when one was."""
+        version = (await self._stored_versions([table_id]))[table_id]
+        if not version:
+            return False
+        folded = self._cache.get(table_id)
+        if folded is not None and folded.version == version:
+            engine = self.engine(folded.meta.game)
+            models = render(
+                engine, folded.meta, folded.state, folded.control, version, folded.outcome
+            )
+        else:
+            meta = await self.store.meta(table_id)
+            # Folded from the log up to the status (the turns it finds were announced).
+            advanced = await self._advance(table_id, meta.game, version, 0, ())
+            if advanced is None:
+                return False
+            models = advanced[0]
+        keys = self.store.keys(table_id).views(len(models.seats))
+        restored = await self._restore_views(
+            keys=keys, args=[version, models.public, *models.seats]
+        )
+        return bool(restored)
 
     async def _stored_versions(self, table_ids: Sequence[str]) -> dict[str, int]:
         """The version each table's read models are at (0: none yet), in one round trip."""
