@@ -541,11 +541,23 @@ class Projector:
         returns how many tables had views to restore. The stream is read in the group,
         without acknowledgements: a report lost with a crash is sent again by the next
         read of that view."""
-        reply: Any = await self.redis.xreadgroup(
-            self.group, self.name, {VIEWS_LOST_KEY: ">"}, count=self.batch, noack=True
-        )
+        try:
+            reply: Any = await self.redis.xreadgroup(
+                self.group, self.name, {VIEWS_LOST_KEY: ">"}, count=self.batch, noack=True
+            )
+        except ResponseError as missing:
+            # A Redis that lost its data lost the group too: the next sweep reads again.
+            if "NOGROUP" not in str(missing):
+                raise
+            await self.ensure_groups()
+            return 0
         named = sorted(
-            {_text(fields[b"table"]) for _, entries in reply or [] for _, fields in entries}
+            {
+                _text(fields[b"table"])
+                for _, entries in reply or []
+                for _, fields in entries
+                if b"table" in fields
+            }
         )
         restored = 0
         for table_id in named:
@@ -556,6 +568,11 @@ class Projector:
                     log.warning("projector.table_missing")
                 except engines.UnknownGame:
                     log.error("projector.unknown_game")
+                except Exception as failed:
+                    if is_redis_trouble(failed):
+                        raise
+                    # As in a batch: one table's broken view must not stop the others'.
+                    log.exception("projector.table_failed")
         if restored:
             log.info("projector.views_restored", tables=restored, named=len(named))
         return restored

@@ -173,3 +173,16 @@ async def test_a_view_that_is_current_is_left_as_it_is(
     assert await projector.restore_views(played.running)
     assert not await projector.restore_views(played.running)
     assert not await projector.restore_views("mem-no-such-table")
+
+
+async def test_a_redis_that_lost_the_reports_stream_has_it_made_again(
+    played: Played, restarted: TableHost
+) -> None:
+    """A Redis that lost its data lost the group on ``bw:views:lost`` too: the projector
+    makes it again instead of failing every sweep, and the next report is heard."""
+    host = restarted
+    projector = Projector(host.store, name="after")
+    await host.store.redis.delete(VIEWS_LOST_KEY)
+    assert await projector.restore_lost_views() == 0
+    await ReadStore(host.store.redis, SHARDS).report_lost_view(played.running)
+    assert await projector.restore_lost_views() == 1
