@@ -9,9 +9,11 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
+import redis
 
 from gateway.client import BotTable, GatewayClient, ServerEvent
 from gateway.export import verify_export
+from services.eventstore import Keys, shard_of
 from tests.e2e.conftest import running_stack
 from tests.e2e.stack import Stack
 
@@ -61,3 +63,35 @@ def test_a_game_on_redis_cluster_audits_and_verifies(cluster_stack: Stack) -> No
         kinds = [n["kind"] for n in page.json()["notifications"]]
         time.sleep(0.1)
     assert "your_turn" in kinds and kinds[-1] == "game_over", kinds
+
+
+def test_views_a_node_lost_are_answered_meanwhile_and_written_again(cluster_stack: Stack) -> None:
+    """Views are kept in memory only: a node that restarts or fails over loses them (the
+    status stays). Reads meanwhile get the same document from the engine service, and the
+    projector, told by those reads, writes the views again on the node that serves them."""
+
+    async def opened() -> tuple[str, list[str], int]:
+        async with GatewayClient(cluster_stack.url) as client:
+            table = await BotTable.open(client, "freunde", 2, bot_seed=3)
+            for _ in range(5):
+                await table.step()
+            await client.view(table.table_id, min_version=table.version)
+            return table.table_id, table.tokens, table.version
+
+    table_id, tokens, version = asyncio.run(opened())
+    keys = Keys(shard_of(table_id, cluster_stack.shards), table_id)
+    lost = [keys.view("public"), keys.view("seat:0")]
+    auth = {"Authorization": f"Bearer {tokens[0]}"}
+    with (
+        redis.RedisCluster.from_url(cluster_stack.redis_url) as nodes,
+        httpx.Client(base_url=cluster_stack.url, timeout=30) as http,
+    ):
+        before = [http.get(f"/v1/tables/{table_id}", headers=h).json() for h in ({}, auth)]
+        assert nodes.delete(*lost) == 2
+        after = [http.get(f"/v1/tables/{table_id}", headers=h).json() for h in ({}, auth)]
+        assert after == before
+        deadline = time.monotonic() + 30
+        while [nodes.hget(key, "version") for key in lost] != [str(version).encode()] * 2:
+            assert time.monotonic() < deadline, "the lost views were never written again"
+            time.sleep(0.1)
+        assert [http.get(f"/v1/tables/{table_id}", headers=h).json() for h in ({}, auth)] == before
