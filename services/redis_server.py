@@ -218,6 +218,14 @@ class RedisServer(Started):
         self._remove_temp_dir()
         raise RedisServerError(last_error)
 
+    def restart(self) -> Self:
+        """Stop, then start again on the same port, as a restarted server looks to its
+        clients: with ``data_dir``, holding what its AOF held."""
+        port = self.port
+        self.stop()
+        self.requested_port = port
+        return self.start()
+
     def _command(self, binary: str, directory: Path) -> list[str]:
         return [
             binary,

@@ -11,12 +11,13 @@ from collections.abc import Awaitable
 from pathlib import Path
 from typing import Any
 
+import httpx
 from google.protobuf.message import Message
 
 from engines.core.contract import Engine
 from engines.core.messages import to_json
 from engines.core.play import fold
-from gateway.client import ApiFailure, GatewayClient
+from gateway.client import ApiFailure, BotTable, GatewayClient
 from gateway.export import parse_export, verify_export
 from services.eventstore import connect
 from services.players import AppRegistry
@@ -134,3 +135,26 @@ def verified_offline(exported: str, path: Path) -> None:
     checked = run_cli("http://127.0.0.1:9", "verify", str(path))
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert "VERIFIED" in checked.stdout
+
+
+async def projected_table(url: str, steps: int, bot_seed: int) -> tuple[str, list[str], int]:
+    """A two-seat Freunde table ``steps`` commands into its game with its read models
+    written: its id, its seat tokens and its version."""
+    async with GatewayClient(url) as client:
+        table = await BotTable.open(client, "freunde", 2, bot_seed=bot_seed)
+        for _ in range(steps):
+            await table.step()
+        await client.view(table.table_id, min_version=table.version)
+        return table.table_id, table.tokens, table.version
+
+
+def seen_by_everyone(url: str, table_id: str, tokens: list[str]) -> list[dict[str, Any]]:
+    """The table as the spectator and each seat (by its token) read it."""
+    with httpx.Client(base_url=url, timeout=30.0) as http:
+        replies = [http.get(f"/v1/tables/{table_id}")]
+        replies += [
+            http.get(f"/v1/tables/{table_id}", headers={"Authorization": f"Bearer {token}"})
+            for token in tokens
+        ]
+    assert [reply.status_code for reply in replies] == [200] * len(replies)
+    return [reply.json() for reply in replies]

@@ -18,9 +18,9 @@ import httpx
 import pytest
 import redis
 
-from gateway.client import BotTable, GatewayClient
 from services.eventstore import Keys, shard_of
 from services.redis_server import RedisServer, RedisServerError
+from tests.e2e.helpers import projected_table, seen_by_everyone
 from tests.e2e.stack import Stack
 
 pytestmark = [pytest.mark.e2e]
@@ -49,16 +49,7 @@ def restartable(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Restartabl
     held: list[Restartable] = []
     try:
         with Stack(server.url) as stack:
-
-            async def setup() -> tuple[str, int, list[str]]:
-                async with GatewayClient(stack.url) as client:
-                    table = await BotTable.open(client, "freunde", 2, bot_seed=4)
-                    for _ in range(4):
-                        await table.step()
-                    await client.view(table.table_id, min_version=table.version)
-                    return table.table_id, table.version, table.tokens
-
-            table_id, version, tokens = asyncio.run(setup())
+            table_id, tokens, version = asyncio.run(projected_table(stack.url, 4, bot_seed=4))
             held.append(Restartable(stack, server, data_dir, table_id, version, tokens))
             yield held[0]
     finally:
@@ -69,18 +60,6 @@ async def _views(url: str, table_id: str, count: int) -> list[int]:
     async with httpx.AsyncClient(base_url=url, timeout=30.0) as http:
         replies = await asyncio.gather(*(http.get(f"/v1/tables/{table_id}") for _ in range(count)))
     return [reply.status_code for reply in replies]
-
-
-def _seen(url: str, table_id: str, tokens: list[str]) -> list[dict[str, Any]]:
-    """The table as the spectator and each seat see it."""
-    with httpx.Client(base_url=url, timeout=30.0) as http:
-        replies = [http.get(f"/v1/tables/{table_id}")]
-        replies += [
-            http.get(f"/v1/tables/{table_id}", headers={"Authorization": f"Bearer {token}"})
-            for token in tokens
-        ]
-    assert [reply.status_code for reply in replies] == [200] * len(replies)
-    return [reply.json() for reply in replies]
 
 
 def _stored_views(restartable: Restartable) -> dict[str, Any]:
@@ -100,16 +79,14 @@ def test_reads_succeed_right_after_redis_restarts(restartable: Restartable) -> N
     told by those reads, writes the views again."""
     stack, table_id = restartable.stack, restartable.table_id
     assert asyncio.run(_views(stack.url, table_id, 60)) == [200] * 60
-    before = _seen(stack.url, table_id, restartable.tokens)
-    port = restartable.server.port
-    restartable.server.stop()
-    restartable.server = RedisServer(data_dir=restartable.data_dir, port=port).start()
+    before = seen_by_everyone(stack.url, table_id, restartable.tokens)
+    restartable.server.restart()
     status, *views = _stored_views(restartable).values()
     assert status == str(restartable.version).encode()
     assert views == [None] * len(views)
     statuses = asyncio.run(_views(stack.url, table_id, 60))
     assert statuses == [200] * 60, statuses
-    assert _seen(stack.url, table_id, restartable.tokens) == before
+    assert seen_by_everyone(stack.url, table_id, restartable.tokens) == before
     assert before[0]["version"] == restartable.version
     with httpx.Client(base_url=stack.url) as http:
         metrics = http.get("/metrics").text
@@ -122,7 +99,7 @@ def test_reads_succeed_right_after_redis_restarts(restartable: Restartable) -> N
             break
         time.sleep(0.1)
     assert list(_stored_views(restartable).values()) == restored
-    assert _seen(stack.url, table_id, restartable.tokens) == before
+    assert seen_by_everyone(stack.url, table_id, restartable.tokens) == before
 
 
 def test_a_paused_redis_makes_readyz_fail_within_its_timeout(restartable: Restartable) -> None:

@@ -31,30 +31,17 @@ from tests.integration.test_projector import caught_up, read_models
 pytestmark = [pytest.mark.anyio, pytest.mark.integration]
 
 
-@dataclass
-class Restartable:
-    """A private Redis whose AOF survives a restart on the same port."""
-
-    server: RedisServer
-    data_dir: Path
-
-    def restart(self) -> None:
-        port = self.server.port
-        self.server.stop()
-        self.server = RedisServer(data_dir=self.data_dir, port=port).start()
-
-
 @pytest.fixture
-def restartable(tmp_path: Path) -> Iterator[Restartable]:
+def server(tmp_path: Path) -> Iterator[RedisServer]:
+    """A private Redis whose AOF survives a restart on the same port."""
     try:
-        server = RedisServer(data_dir=tmp_path / "redis").start()
+        started = RedisServer(data_dir=tmp_path / "redis").start()
     except RedisServerError as error:
         pytest.skip(f"no Redis available: {error}")
-    held = Restartable(server, tmp_path / "redis")
     try:
-        yield held
+        yield started
     finally:
-        held.server.stop()
+        started.stop()
 
 
 @dataclass
@@ -69,8 +56,8 @@ class Played:
 
 
 @pytest.fixture
-async def played(restartable: Restartable) -> AsyncIterator[Played]:
-    host = await open_host(restartable.server.url)
+async def played(server: RedisServer) -> AsyncIterator[Played]:
+    host = await open_host(server.url)
     finished, running = (f"mem-{os.urandom(6).hex()}" for _ in range(2))
     try:
         await host.create_table(create_request(finished, seats=3))
@@ -98,10 +85,9 @@ async def _turns(host: TableHost, table_id: str) -> list[Any]:
 
 
 @pytest.fixture
-async def restarted(restartable: Restartable, played: Played) -> AsyncIterator[TableHost]:
+async def restarted(server: RedisServer, played: Played) -> AsyncIterator[TableHost]:
     """The host on the Redis restarted after ``played`` (from its AOF)."""
-    restartable.restart()
-    host = await open_host(restartable.server.url)
+    host = await open_host(server.restart().url)
     try:
         yield host
     finally:
