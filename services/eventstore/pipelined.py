@@ -10,12 +10,19 @@ over) answers ``NOSCRIPT`` for those calls only, which are sent again once the s
 loaded: a call that ran is never run twice.
 
 :class:`AutoPipeline` gathers calls into such pipelines, as auto-pipelining clients do
-(group commit): a call made when nothing is on its way goes at once, alone (one
-``EVALSHA``: no pipeline, no task, which a call at a time would pay for); the calls made
-while calls are on their way wait for them and then go together, so a thousand tables
-appending at the same instant cost two round trips, not a thousand. Under load the
-batches grow by themselves, so commands arriving one by one also share round trips and,
-under ``appendfsync always``, fsyncs.
+(group commit): the calls made in one turn of the event loop go together at the turn's
+end, and the calls made while a send is on its way wait for it and then go together, so
+a thousand tables appending at the same instant cost one round trip, not a thousand.
+Under load the batches grow by themselves, so commands arriving one by one also share
+round trips and, under ``appendfsync always``, fsyncs. A batch of one call goes by a
+plain ``EVALSHA``, without a pipeline.
+
+Why not send a call at once when nothing is on its way: the callers of one turn (the
+commands of one ``ExecuteBatch``, the requests read from the sockets in one wake-up) then
+split into the first, alone, and the rest, which wait a whole round trip for it (an
+fsync under ``appendfsync always``) before they go: two round trips for every such
+group instead of one. Waiting for the end of the turn costs an idle caller a task and
+one pass of the loop.
 """
 
 from __future__ import annotations
@@ -93,9 +100,8 @@ class AutoPipeline:
     was on its way, sent as one pipeline.
 
     ``await batcher.call(call)`` returns the call's reply (or raises its error) as if it
-    had been sent alone. At most ``max_in_flight`` sends (a lone call or a pipeline) are
-    on their way at once; a call made when fewer are, and none waits, goes at once,
-    alone. For one plain server; a cluster client sends each call alone.
+    had been sent alone. At most ``max_in_flight`` sends are on their way at once. For
+    one plain server; a cluster client sends each call alone.
     """
 
     def __init__(self, redis: AnyRedis, max_batch: int = MAX_BATCH, max_in_flight: int = 1) -> None:
@@ -108,30 +114,17 @@ class AutoPipeline:
         self.max_in_flight = max_in_flight
         self._waiting: list[tuple[ScriptCall, asyncio.Future[Any]]] = []
         self._sending: set[asyncio.Task[None]] = set()
-        # Lone calls on their way, each in its caller's own task.
-        self._alone = 0
         self._flush_due = False
 
     async def call(self, call: ScriptCall) -> Any:
         if self._cluster:
             return await call.script(keys=call.keys, args=call.args)
-        if not self._waiting and self._in_flight < self.max_in_flight:
-            self._alone += 1
-            try:
-                return await self._send_alone(call)
-            finally:
-                self._alone -= 1
-                self._schedule()
         reply: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._waiting.append((call, reply))
         self._schedule()
         return await reply
 
-    @property
-    def _in_flight(self) -> int:
-        return len(self._sending) + self._alone
-
-    async def _send_alone(self, call: ScriptCall) -> Any:
+    async def _evalsha(self, call: ScriptCall) -> Any:
         """One call by ``EVALSHA``; loaded and sent again if the server lost the script
         (``NOSCRIPT``: it did not run)."""
         keys, args = call.keys, call.args
@@ -143,14 +136,14 @@ class AutoPipeline:
 
     def _schedule(self) -> None:
         """Flush at the next turn of the loop, if there is room for another send."""
-        if self._flush_due or not self._waiting or self._in_flight >= self.max_in_flight:
+        if self._flush_due or not self._waiting or len(self._sending) >= self.max_in_flight:
             return
         self._flush_due = True
         asyncio.get_running_loop().call_soon(self._flush)
 
     def _flush(self) -> None:
         self._flush_due = False
-        while self._waiting and self._in_flight < self.max_in_flight:
+        while self._waiting and len(self._sending) < self.max_in_flight:
             batch = self._waiting[: self.max_batch]
             del self._waiting[: self.max_batch]
             task = asyncio.create_task(self._send(batch))
@@ -163,10 +156,15 @@ class AutoPipeline:
 
     async def _send(self, batch: list[tuple[ScriptCall, asyncio.Future[Any]]]) -> None:
         try:
-            replies = await _pipelined(self.redis, [call for call, _ in batch])
+            replies = await self._run(batch)
+            # The calls that waited for this send go before its own callers resume: what
+            # each caller does next would hold the next send back.
+            self._sending.discard(asyncio.current_task())
+            self._flush()
         except BaseException as failed:
-            # The connection failed: every call of the batch may or may not have run,
-            # exactly as a call sent alone whose reply was lost.
+            # A batch of one: the call's own error. Else the connection failed: every
+            # call of the batch may or may not have run, exactly as a call sent alone
+            # whose reply was lost.
             for _, reply in batch:
                 if not reply.done():
                     reply.set_exception(failed)
@@ -180,3 +178,10 @@ class AutoPipeline:
                 reply.set_exception(value)
             else:
                 reply.set_result(value)
+
+    async def _run(self, batch: list[tuple[ScriptCall, asyncio.Future[Any]]]) -> list[Any]:
+        """Each call's reply, or the error the server answered it with, in order; a lone
+        call's error is raised, which fails the batch of one alike."""
+        if len(batch) == 1:
+            return [await self._evalsha(batch[0][0])]
+        return await _pipelined(self.redis, [call for call, _ in batch])
