@@ -10,19 +10,18 @@ over) answers ``NOSCRIPT`` for those calls only, which are sent again once the s
 loaded: a call that ran is never run twice.
 
 :class:`AutoPipeline` gathers calls into such pipelines, as auto-pipelining clients do
-(group commit): the calls made in one turn of the event loop go together at the turn's
-end, and the calls made while a send is on its way wait for it and then go together, so
-a thousand tables appending at the same instant cost one round trip, not a thousand.
-Under load the batches grow by themselves, so commands arriving one by one also share
-round trips and, under ``appendfsync always``, fsyncs. A batch of one call goes by a
-plain ``EVALSHA``, without a pipeline.
+(group commit): a call made when nothing is on its way goes at once, alone (one
+``EVALSHA``: no pipeline, no task, which a call at a time would pay for); the calls made
+while calls are on their way wait for them and then go together, so a thousand tables
+appending at the same instant cost two round trips, not a thousand. Under load the
+batches grow by themselves, so commands arriving one by one also share round trips and,
+under ``appendfsync always``, fsyncs. The calls that waited go as soon as the reply they
+waited for is in, before its callers resume.
 
-Why not send a call at once when nothing is on its way: the callers of one turn (the
-commands of one ``ExecuteBatch``, the requests read from the sockets in one wake-up) then
-split into the first, alone, and the rest, which wait a whole round trip for it (an
-fsync under ``appendfsync always``) before they go: two round trips for every such
-group instead of one. Waiting for the end of the turn costs an idle caller a task and
-one pass of the loop.
+Why a lone call does not wait for the end of its loop turn, to take the rest of the
+turn's calls along: in the gateway that end comes only after every request ready to run
+has had its step, which cost its admission checks more than the round trip it saved
+(docs/performance.md, 2026-12-06).
 """
 
 from __future__ import annotations
@@ -100,8 +99,9 @@ class AutoPipeline:
     was on its way, sent as one pipeline.
 
     ``await batcher.call(call)`` returns the call's reply (or raises its error) as if it
-    had been sent alone. At most ``max_in_flight`` sends are on their way at once. For
-    one plain server; a cluster client sends each call alone.
+    had been sent alone. At most ``max_in_flight`` sends (a lone call or a pipeline) are
+    on their way at once; a call made when fewer are, and none waits, goes at once,
+    alone. For one plain server; a cluster client sends each call alone.
     """
 
     def __init__(self, redis: AnyRedis, max_batch: int = MAX_BATCH, max_in_flight: int = 1) -> None:
@@ -114,15 +114,28 @@ class AutoPipeline:
         self.max_in_flight = max_in_flight
         self._waiting: list[tuple[ScriptCall, asyncio.Future[Any]]] = []
         self._sending: set[asyncio.Task[None]] = set()
+        # Lone calls on their way, each in its caller's own task.
+        self._alone = 0
         self._flush_due = False
 
     async def call(self, call: ScriptCall) -> Any:
         if self._cluster:
             return await call.script(keys=call.keys, args=call.args)
+        if not self._waiting and self._in_flight < self.max_in_flight:
+            self._alone += 1
+            try:
+                return await self._evalsha(call)
+            finally:
+                self._alone -= 1
+                self._schedule()
         reply: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._waiting.append((call, reply))
         self._schedule()
         return await reply
+
+    @property
+    def _in_flight(self) -> int:
+        return len(self._sending) + self._alone
 
     async def _evalsha(self, call: ScriptCall) -> Any:
         """One call by ``EVALSHA``; loaded and sent again if the server lost the script
@@ -136,14 +149,14 @@ class AutoPipeline:
 
     def _schedule(self) -> None:
         """Flush at the next turn of the loop, if there is room for another send."""
-        if self._flush_due or not self._waiting or len(self._sending) >= self.max_in_flight:
+        if self._flush_due or not self._waiting or self._in_flight >= self.max_in_flight:
             return
         self._flush_due = True
         asyncio.get_running_loop().call_soon(self._flush)
 
     def _flush(self) -> None:
         self._flush_due = False
-        while self._waiting and len(self._sending) < self.max_in_flight:
+        while self._waiting and self._in_flight < self.max_in_flight:
             batch = self._waiting[: self.max_batch]
             del self._waiting[: self.max_batch]
             task = asyncio.create_task(self._send(batch))

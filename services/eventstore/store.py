@@ -153,10 +153,10 @@ class EventStore:
         self._create = redis.register_script(_lua("create"))
         self._append = redis.register_script(_lua("append"))
         self._reject = redis.register_script(_lua("reject"))
-        # Writes of many tables made in the same turn of the event loop, or while the
-        # previous batch is on its way, share one round trip (and, under appendfsync
-        # always, one fsync). With waits after each write, each write keeps its own
-        # connection for them, so those go alone.
+        # Writes of many tables made at the same instant, or while the previous batch is
+        # on its way, share one round trip (and, under appendfsync always, one fsync).
+        # With waits after each write, each write keeps its own connection for them, so
+        # those go alone.
         self._batched = AutoPipeline(redis)
         # On a cluster the projector cannot block on every shard feed: it sleeps on this.
         self._feeds_written = Waker(redis, FEEDS_WAKE_KEY)
