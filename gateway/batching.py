@@ -2,12 +2,10 @@
 
 Each gRPC call costs both processes a fixed share of CPU (the call's own machinery, the
 wake-ups of gRPC's threads), about as much as deciding and appending the command itself.
-So the commands of one turn of the event loop go together at the turn's end (the
-requests the gateway read from its sockets in one wake-up reach it in one turn), and the
-commands that arrive while a call is on its way wait for it and then go together, by
-``ExecuteBatch``; a command on its own goes by ``Execute``. Under load the batches grow
-by themselves; an idle gateway adds one pass of its loop. Sending the first command of a
-turn at once would make the rest of that turn wait a whole call for it.
+So a command goes at once when no call to its engine is on its way, alone, by
+``Execute``; the commands that arrive while one is on its way wait for it and then go
+together, by ``ExecuteBatch``. Under load the batches grow by themselves; an idle
+gateway adds no wait.
 
 Each command keeps what it had when sent alone: the engine decides and appends it on
 its own (its own atomic append and idempotency record) and renders its reply for its
@@ -51,7 +49,6 @@ class CommandBatcher:
         self.max_batch = max_batch
         self._waiting: list[_Waiting] = []
         self._sending: asyncio.Task[None] | None = None
-        self._turn_ending = False
         # An engine service without ExecuteBatch (an older one mid-deploy) gets each
         # command by Execute.
         self._batches_served = True
@@ -62,15 +59,9 @@ class CommandBatcher:
         loop = asyncio.get_running_loop()
         waiting = _Waiting(envelope, loop.time() + timeout, loop.create_future())
         self._waiting.append(waiting)
-        if self._sending is None and not self._turn_ending:
-            self._turn_ending = True
-            loop.call_soon(self._end_turn)
-        return await waiting.reply
-
-    def _end_turn(self) -> None:
-        self._turn_ending = False
         if self._sending is None:
             self._send_next()
+        return await waiting.reply
 
     def _send_next(self) -> None:
         batch = [w for w in self._waiting[: self.max_batch] if not w.reply.done()]
@@ -78,69 +69,59 @@ class CommandBatcher:
         if not batch:
             self._sending = None
             return
-        sending = asyncio.create_task(self._send(batch))
-        self._sending = sending
-        sending.add_done_callback(self._sent)
-
-    def _sent(self, task: asyncio.Task[None]) -> None:
-        # Unless the call handed over already (see _send).
-        if self._sending is task:
-            self._send_next()
+        self._sending = asyncio.create_task(self._send(batch))
+        self._sending.add_done_callback(lambda _: self._send_next())
 
     async def _send(self, batch: list[_Waiting]) -> None:
         try:
-            outcomes = await self._call(batch)
-            # The commands that waited for this call go before its own callers resume:
-            # each caller's rendering of its response would hold the next call back.
-            if self._sending is asyncio.current_task():
-                self._send_next()
-            for waiting, outcome in zip(batch, outcomes, strict=True):
-                if waiting.reply.done():
-                    continue  # its caller was cancelled
-                if isinstance(outcome, BaseException):
-                    waiting.reply.set_exception(outcome)
-                else:
-                    waiting.reply.set_result(outcome)
+            await self._call(batch)
         finally:
             # Cancelled (the gateway stopping): its callers are cancelled with it.
             for waiting in batch:
                 waiting.reply.cancel()
 
-    async def _call(
-        self, batch: list[_Waiting]
-    ) -> list[engine_pb2.ExecuteResponse | BaseException]:
-        """Each command's reply or the error ``Execute`` would have raised for it."""
+    async def _call(self, batch: list[_Waiting]) -> None:
         timeout = max(min(w.deadline for w in batch) - asyncio.get_running_loop().time(), 0.0)
-        if len(batch) == 1 or not self._batches_served:
-            return await self._each_alone(batch, timeout)
-        request = engine_pb2.ExecuteBatchRequest(commands=[w.envelope for w in batch])
         try:
+            if len(batch) == 1 or not self._batches_served:
+                await asyncio.gather(*(self._send_alone(w, timeout) for w in batch))
+                return
+            request = engine_pb2.ExecuteBatchRequest(commands=[w.envelope for w in batch])
             reply = await self.stub.ExecuteBatch(request, timeout=timeout)
         except grpc.aio.AioRpcError as failed:
             if failed.code() == grpc.StatusCode.UNIMPLEMENTED and self._batches_served:
                 self._batches_served = False
-                return await self._each_alone(batch, timeout)
-            return [failed] * len(batch)
+                await asyncio.gather(*(self._send_alone(w, timeout) for w in batch))
+                return
+            _fail(batch, failed)
+            return
         except Exception as failed:
-            # Each command may or may not have been applied, exactly as a command sent
-            # alone whose reply was lost.
-            return [failed] * len(batch)
-        return [
-            outcome.reply
-            if outcome.WhichOneof("outcome") == "reply"
-            else _status_error(outcome.failed)
-            for outcome in reply.outcomes
-        ]
+            _fail(batch, failed)
+            return
+        for waiting, outcome in zip(batch, reply.outcomes, strict=True):
+            if waiting.reply.done():
+                continue  # its caller was cancelled
+            if outcome.WhichOneof("outcome") == "reply":
+                waiting.reply.set_result(outcome.reply)
+            else:
+                waiting.reply.set_exception(_status_error(outcome.failed))
 
-    async def _each_alone(
-        self, batch: list[_Waiting], timeout: float
-    ) -> list[engine_pb2.ExecuteResponse | BaseException]:
-        return list(
-            await asyncio.gather(
-                *(self.stub.Execute(w.envelope, timeout=timeout) for w in batch),
-                return_exceptions=True,
-            )
-        )
+    async def _send_alone(self, waiting: _Waiting, timeout: float) -> None:
+        try:
+            reply = await self.stub.Execute(waiting.envelope, timeout=timeout)
+        except Exception as failed:
+            _fail([waiting], failed)
+            return
+        if not waiting.reply.done():
+            waiting.reply.set_result(reply)
+
+
+def _fail(batch: list[_Waiting], failed: Exception) -> None:
+    """The call failed: each of its commands may or may not have been applied, exactly as
+    a command sent alone whose reply was lost."""
+    for waiting in batch:
+        if not waiting.reply.done():
+            waiting.reply.set_exception(failed)
 
 
 def _status_error(failure: engine_pb2.ExecuteFailure) -> grpc.aio.AioRpcError:

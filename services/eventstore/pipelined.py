@@ -15,13 +15,7 @@ loaded: a call that ran is never run twice.
 while calls are on their way wait for them and then go together, so a thousand tables
 appending at the same instant cost two round trips, not a thousand. Under load the
 batches grow by themselves, so commands arriving one by one also share round trips and,
-under ``appendfsync always``, fsyncs. The calls that waited go as soon as the reply they
-waited for is in, before its callers resume.
-
-Why a lone call does not wait for the end of its loop turn, to take the rest of the
-turn's calls along: in the gateway that end comes only after every request ready to run
-has had its step, which cost its admission checks more than the round trip it saved
-(docs/performance.md, 2026-12-06).
+under ``appendfsync always``, fsyncs.
 """
 
 from __future__ import annotations
@@ -124,7 +118,7 @@ class AutoPipeline:
         if not self._waiting and self._in_flight < self.max_in_flight:
             self._alone += 1
             try:
-                return await self._evalsha(call)
+                return await self._send_alone(call)
             finally:
                 self._alone -= 1
                 self._schedule()
@@ -137,7 +131,7 @@ class AutoPipeline:
     def _in_flight(self) -> int:
         return len(self._sending) + self._alone
 
-    async def _evalsha(self, call: ScriptCall) -> Any:
+    async def _send_alone(self, call: ScriptCall) -> Any:
         """One call by ``EVALSHA``; loaded and sent again if the server lost the script
         (``NOSCRIPT``: it did not run)."""
         keys, args = call.keys, call.args
@@ -169,15 +163,10 @@ class AutoPipeline:
 
     async def _send(self, batch: list[tuple[ScriptCall, asyncio.Future[Any]]]) -> None:
         try:
-            replies = await self._run(batch)
-            # The calls that waited for this send go before its own callers resume: what
-            # each caller does next would hold the next send back.
-            self._sending.discard(asyncio.current_task())
-            self._flush()
+            replies = await _pipelined(self.redis, [call for call, _ in batch])
         except BaseException as failed:
-            # A batch of one: the call's own error. Else the connection failed: every
-            # call of the batch may or may not have run, exactly as a call sent alone
-            # whose reply was lost.
+            # The connection failed: every call of the batch may or may not have run,
+            # exactly as a call sent alone whose reply was lost.
             for _, reply in batch:
                 if not reply.done():
                     reply.set_exception(failed)
@@ -191,10 +180,3 @@ class AutoPipeline:
                 reply.set_exception(value)
             else:
                 reply.set_result(value)
-
-    async def _run(self, batch: list[tuple[ScriptCall, asyncio.Future[Any]]]) -> list[Any]:
-        """Each call's reply, or the error the server answered it with, in order; a lone
-        call's error is raised, which fails the batch of one alike."""
-        if len(batch) == 1:
-            return [await self._evalsha(batch[0][0])]
-        return await _pipelined(self.redis, [call for call, _ in batch])

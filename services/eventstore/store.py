@@ -155,8 +155,8 @@ class EventStore:
         self._reject = redis.register_script(_lua("reject"))
         # Writes of many tables made at the same instant, or while the previous batch is
         # on its way, share one round trip (and, under appendfsync always, one fsync).
-        # With waits after each write, each write keeps its own connection for them, so
-        # those go alone.
+        # With waits after each write, each write keeps
+        # its own connection for them, so those go alone.
         self._batched = AutoPipeline(redis)
         # On a cluster the projector cannot block on every shard feed: it sleeps on this.
         self._feeds_written = Waker(redis, FEEDS_WAKE_KEY)

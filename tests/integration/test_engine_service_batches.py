@@ -72,8 +72,8 @@ async def _outcomes(batcher: CommandBatcher, envelopes: list[Any]) -> list[Any]:
 async def test_concurrent_commands_share_a_call_and_each_gets_its_own_outcome(
     stub: engine_pb2_grpc.EngineStub, table_id: str
 ) -> None:
-    """Commands sent in the same turn of the loop go in one ExecuteBatch, each with its
-    own reply or rejection, as Execute gives it."""
+    """The first command goes alone; the ones sent meanwhile go in one ExecuteBatch, each
+    with its own reply or rejection, as Execute gives it."""
     tables = await _tables(stub, table_id, 4)
     counting = CountingStub(stub)
     batcher = CommandBatcher(counting)  # type: ignore[arg-type]
@@ -88,7 +88,7 @@ async def test_concurrent_commands_share_a_call_and_each_gets_its_own_outcome(
     ]
     replies = await _outcomes(batcher, sent)
 
-    assert counting.calls == [("ExecuteBatch", 7)]
+    assert counting.calls == [("Execute", 1), ("ExecuteBatch", 6)]
     for n in (0, 1, 4):
         assert replies[n].HasField("accepted") and not replies[n].accepted.duplicate
         seen = replies[n].accepted.seen
@@ -97,50 +97,6 @@ async def test_concurrent_commands_share_a_call_and_each_gets_its_own_outcome(
     assert replies[3].rejected.code == codes.TABLE_NOT_FOUND.code
     assert replies[5].rejected.code == codes.COMMAND_MALFORMED.code
     assert replies[6].rejected.code == codes.COMMAND_MALFORMED.code
-
-
-class HeldStub(CountingStub):
-    """A counting stub whose first call waits for ``release`` before it is sent."""
-
-    def __init__(self, stub: engine_pb2_grpc.EngineStub) -> None:
-        super().__init__(stub)
-        self.release = asyncio.Event()
-
-    async def Execute(self, request: common_pb2.CommandEnvelope, **kwargs: Any) -> Any:
-        if not self.calls:
-            self.calls.append(("Execute", 1))
-            await self.release.wait()
-            return await self.stub.Execute(request, **kwargs)
-        return await super().Execute(request, **kwargs)
-
-
-async def test_a_lone_command_goes_by_execute_and_those_sent_meanwhile_go_after_it(
-    stub: engine_pb2_grpc.EngineStub, table_id: str
-) -> None:
-    """Group commit: a command on its own goes by Execute; the commands sent one by one,
-    each in its own turn, while that call is on its way wait for it and then share one
-    ExecuteBatch, sent before the first command's caller goes on."""
-    tables = await _tables(stub, table_id, 3)
-    held = HeldStub(stub)
-    batcher = CommandBatcher(held)  # type: ignore[arg-type]
-    first = asyncio.create_task(batcher.execute(_first(tables[0], "c0"), TIMEOUT_S))
-    while not held.calls:
-        await asyncio.sleep(0.001)
-    later = []
-    for n in (1, 2):
-        later.append(asyncio.create_task(batcher.execute(_first(tables[n], f"c{n}"), TIMEOUT_S)))
-        await asyncio.sleep(0.005)
-    assert held.calls == [("Execute", 1)]
-    calls_when_answered: list[list[tuple[str, int]]] = []
-    first.add_done_callback(lambda _: calls_when_answered.append(list(held.calls)))
-    held.release.set()
-    replies = await asyncio.gather(first, *later)
-    assert held.calls == [("Execute", 1), ("ExecuteBatch", 2)]
-    # The two were on their way before the first command's caller went on.
-    assert calls_when_answered == [[("Execute", 1), ("ExecuteBatch", 2)]]
-    # Each the first command of a fresh table, each accepted once, at the same version.
-    assert all(r.HasField("accepted") and not r.accepted.duplicate for r in replies)
-    assert len({r.accepted.version for r in replies}) == 1
 
 
 async def test_a_batched_reply_is_the_one_execute_gives_its_seat(
@@ -226,7 +182,7 @@ async def test_a_status_in_a_batch_is_raised_for_its_command_only_as_execute_rai
         replies = await _outcomes(batcher, _commands("t0", "t1", "unconfirmed", "t3"))
         with pytest.raises(grpc.aio.AioRpcError) as alone:
             await stub.Execute(_commands("unconfirmed")[0])
-    assert counting.calls == [("ExecuteBatch", 4)]
+    assert counting.calls == [("Execute", 1), ("ExecuteBatch", 3)]
     assert [r.accepted.version for n, r in enumerate(replies) if n != 2] == [1, 1, 1]
     batched = replies[2]
     assert isinstance(batched, grpc.aio.AioRpcError)
@@ -243,6 +199,11 @@ async def test_an_engine_without_batches_gets_each_command_alone() -> None:
         replies = await _outcomes(batcher, _commands("t0", "t1", "t2"))
         again = await _outcomes(batcher, _commands("t3", "t4"))
     assert [r.accepted.version for r in replies + again] == [1] * 5
-    # The three of the first turn tried one ExecuteBatch, then went alone; the next two
-    # went alone straight away.
-    assert counting.calls == [("ExecuteBatch", 3)] + [("Execute", 1)] * 5
+    assert counting.calls == [
+        ("Execute", 1),
+        ("ExecuteBatch", 2),
+        ("Execute", 1),
+        ("Execute", 1),
+        ("Execute", 1),
+        ("Execute", 1),
+    ]

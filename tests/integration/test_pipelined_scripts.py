@@ -100,20 +100,6 @@ async def test_calls_made_while_a_call_is_on_its_way_go_together_after_it(
         await redis.aclose()
 
 
-async def test_a_lone_call_refused_by_its_script_raises_for_its_caller_only(
-    private_redis_url: str,
-) -> None:
-    redis = await connect(private_redis_url)
-    try:
-        script = redis.register_script(_PUSH_OR_REFUSE)
-        batcher = AutoPipeline(redis)
-        with pytest.raises(ResponseError, match="REFUSED"):
-            await batcher.call(ScriptCall(script, ["lone"], ["refuse"]))
-        assert await batcher.call(ScriptCall(script, ["lone"], ["next"])) == 1
-    finally:
-        await redis.aclose()
-
-
 def _count_sends(redis: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
     """Counts, from now on, of the pipelines ``redis`` opens and of its lone ``EVALSHA``s."""
     sends = {"alone": 0, "pipelines": 0}
