@@ -18,6 +18,7 @@ import pytest
 
 from services.eventstore import EventStore, connect
 from services.redis_server import RedisCluster, RedisServer, RedisServerError
+from tests.redis_servers import running
 
 _DOCKER_PING_TIMEOUT_S = 3
 # 7.2+ so the container also has WAITAOF.
@@ -79,14 +80,8 @@ def redis_url(docker_engine: bool) -> Iterator[str]:
         with redis_container_url() as container_url:
             yield container_url
         return
-    try:
-        server = RedisServer().start()
-    except RedisServerError as error:
-        pytest.skip(f"no Redis available: {error}")
-    try:
+    with running(RedisServer()) as server:
         yield server.url
-    finally:
-        server.stop()
 
 
 def local_cluster_url() -> Iterator[str]:

@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from services.redis_server import RedisServer, RedisServerError
+from services.redis_server import RedisServer
 from tests.e2e.stack import Stack, StackError
+from tests.redis_servers import running
 
 
 def running_stack(
@@ -30,14 +31,8 @@ def stack_on_own_redis(games: tuple[str, ...], **options: Any) -> Iterator[Stack
     """A started stack on a Redis server of its own, for tests that count what one stack's
     background processes (schedulers, notifiers) do: on the session's Redis, another
     stack's replicas may take the same due work."""
-    try:
-        server = RedisServer().start()
-    except RedisServerError as error:
-        pytest.skip(f"no Redis available: {error}")
-    try:
+    with running(RedisServer()) as server:
         yield from running_stack(server.url, games, **options)
-    finally:
-        server.stop()
 
 
 @pytest.fixture(scope="session")

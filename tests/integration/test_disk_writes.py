@@ -11,21 +11,16 @@ import redis
 
 from benchmarks.cpu import redis_pid
 from benchmarks.disk import DiskWrites
-from services.redis_server import RedisServer, RedisServerError
+from services.redis_server import RedisServer
+from tests.redis_servers import running
 
 pytestmark = pytest.mark.integration
 
 
 @pytest.fixture
 def server() -> Iterator[RedisServer]:
-    try:
-        started = RedisServer().start()
-    except RedisServerError as error:
-        pytest.skip(f"no Redis available: {error}")
-    try:
+    with running(RedisServer()) as started:
         yield started
-    finally:
-        started.stop()
 
 
 def _written(line: str | None) -> tuple[float, int]:

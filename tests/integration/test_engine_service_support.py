@@ -30,7 +30,8 @@ from services.config import Settings
 from services.engine.host import TableHost
 from services.engine.server import EngineService, start
 from services.eventstore import EventStore, connect
-from services.redis_server import RedisServer, RedisServerError, free_port
+from services.redis_server import RedisServer, free_port
+from tests.redis_servers import running
 
 SEED = bytes(range(32))
 ROUND_LIMIT = 3
@@ -43,14 +44,8 @@ HARVEST = engines.get("harvest")
 def private_redis() -> Iterator[str]:
     """Start a private server (no fsync: tests need no durability), yield its URL, stop it;
     skip where none can be started."""
-    try:
-        server = RedisServer(appendfsync="no").start()
-    except RedisServerError as error:
-        pytest.skip(f"no redis-server to start: {error}")
-    try:
+    with running(RedisServer(appendfsync="no")) as server:
         yield server.url
-    finally:
-        server.stop()
 
 
 @pytest.fixture(scope="module")

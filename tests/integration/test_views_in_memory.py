@@ -17,7 +17,7 @@ from proto import engine_pb2
 from services.engine.host import TableHost
 from services.eventstore import VIEWS_LOST_KEY
 from services.projector.projector import Projector
-from services.redis_server import RedisServer, RedisServerError
+from services.redis_server import RedisServer
 from tests.integration.test_engine_service_support import (
     SHARDS,
     create_request,
@@ -27,6 +27,7 @@ from tests.integration.test_engine_service_support import (
     scripted_game,
 )
 from tests.integration.test_projector import caught_up, read_models
+from tests.redis_servers import running
 
 pytestmark = [pytest.mark.anyio, pytest.mark.integration]
 
@@ -34,14 +35,8 @@ pytestmark = [pytest.mark.anyio, pytest.mark.integration]
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[RedisServer]:
     """A private Redis whose AOF survives a restart on the same port."""
-    try:
-        started = RedisServer(data_dir=tmp_path / "redis").start()
-    except RedisServerError as error:
-        pytest.skip(f"no Redis available: {error}")
-    try:
+    with running(RedisServer(data_dir=tmp_path / "redis")) as started:
         yield started
-    finally:
-        started.stop()
 
 
 @dataclass
