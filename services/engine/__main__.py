@@ -9,7 +9,7 @@ import uvloop
 import engines
 from services.config import Settings
 from services.engine.server import serve
-from services.heap import settle_heap
+from services.heap import collecting, settle_heap
 from services.logs import configure_logging
 
 
@@ -23,7 +23,7 @@ def main(argv: list[str] | None = None) -> None:
     configure_logging(f"engine-{args.game}", settings.log_level)
     settle_heap()
     # uvloop: the event loop and its transports in C (README › Benchmarks).
-    uvloop.run(serve(args.game, args.host, args.port, settings))
+    uvloop.run(collecting(serve(args.game, args.host, args.port, settings)))
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ import uvloop
 
 from services.config import Settings
 from services.eventstore import EventStore, connect
-from services.heap import settle_heap
+from services.heap import collecting, settle_heap
 from services.logs import configure_logging, get_logger
 from services.notifications import PlayerInbox, Webhooks
 from services.notifier.derive import Deriver
@@ -56,7 +56,7 @@ def main(argv: list[str] | None = None) -> None:
     configure_logging("notifier", settings.log_level)
     settle_heap()
     # uvloop: the event loop and its transports in C (README › Benchmarks).
-    uvloop.run(_main(settings))
+    uvloop.run(collecting(_main(settings)))
 
 
 if __name__ == "__main__":

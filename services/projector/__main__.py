@@ -8,7 +8,7 @@ import uvloop
 
 from services.config import Settings
 from services.eventstore import EventStore, connect
-from services.heap import settle_heap
+from services.heap import collecting, settle_heap
 from services.logs import configure_logging, get_logger
 from services.projector.projector import Projector
 from services.shutdown import stop_on_signals
@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> None:
     configure_logging("projector", settings.log_level)
     settle_heap()
     # uvloop: the event loop and its transports in C (README › Benchmarks).
-    uvloop.run(_main(args.rebuild, settings))
+    uvloop.run(collecting(_main(args.rebuild, settings)))
 
 
 if __name__ == "__main__":

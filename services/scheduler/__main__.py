@@ -8,7 +8,7 @@ import uvloop
 
 from services.config import Settings
 from services.eventstore import connect
-from services.heap import settle_heap
+from services.heap import collecting, settle_heap
 from services.logs import configure_logging
 from services.scheduler.due import DuePlans
 from services.scheduler.scheduler import Scheduler
@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> None:
     configure_logging("scheduler", settings.log_level)
     settle_heap()
     # uvloop: the event loop and its transports in C (README › Benchmarks).
-    uvloop.run(_main(settings))
+    uvloop.run(collecting(_main(settings)))
 
 
 if __name__ == "__main__":
