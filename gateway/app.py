@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -24,8 +23,6 @@ from gateway.ratelimits import RateLimits
 from gateway.settings import Settings
 from gateway.store import ReadStore
 from services.eventstore import connect
-from services.heap import collect_on_schedule
-from services.shutdown import cancel_and_wait
 
 __all__ = ["create_app"]
 
@@ -88,13 +85,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             players_live,
             projections,
         )
-        # The young generation collected on a clock, not in long pauses (services.heap).
-        collector = asyncio.create_task(collect_on_schedule(), name="collect_on_schedule")
         log.info("gateway.started", games=backends.names(), shards=settings.shards)
         try:
             yield
         finally:
-            await cancel_and_wait(collector)
             await live.close()
             await players_live.close()
             await projections.stop()

@@ -14,16 +14,21 @@ the start-up heap frozen, 0.12 s and 0.06 s (README › Benchmarks).
 table's state is replaced on each of its commands, so the old state freed pays for the
 new one, and under steady load the count barely grows while the young generation fills
 with every state made since the last pass. At 500 commands/s over 3,000 tables a young
-pass came every 10-20 s and walked everything made meanwhile: 20-35 ms in the engine,
-25-45 ms in the projector, 10-20 ms in the gateway, each a pause in which every request
+pass came every 10-20 s and walked everything made meanwhile: 14-35 ms in the engine,
+25-45 ms in the projector, 8-21 ms in the gateway, each a pause in which every request
 of that process waited, and each the worst second of its step (the reads' worst second
-was the projector's pass in 27 runs of 34). So each service also collects on a
-clock (:func:`collect_on_schedule`, once a second): a pass then walks one second's
-objects, 2-4 ms of CPU, and the CPU spent collecting stays what it was.
+was the projector's pass in 27 runs of 40). So the engine, the projector, the notifier
+and the scheduler also collect on a clock (:func:`collect_on_schedule`, once a second): a
+pass then walks one second's objects, 2-4 ms of CPU, and the CPU spent collecting stays
+what it was. Not the two that answer clients (the gateway, the Discord bot): they hold no
+table's state, and their young generation is their requests in flight, which a clock
+would walk every second (in the gateway, 50-70 ms of CPU a second with 1,000 requests in
+flight in the closed-loop benchmark).
 
-Cycles are still collected: the middle generation every ``OLDER_EVERY`` young passes
-(minutes apart, as before this clock) and the oldest every tenth of those, so memory
-held only by garbage cycles stays bounded.
+Cycles are still collected: the middle generation every 20 young passes, and while the
+clock runs every ``OLDER_EVERY`` of its passes (five minutes, as often as before the clock
+under load); the oldest every tenth of those. Memory held only by garbage cycles stays
+bounded.
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ from services.shutdown import cancel_and_wait
 
 __all__ = [
     "COLLECT_EVERY_S",
+    "MIDDLE_EVERY",
     "OLDER_EVERY",
     "YOUNG_THRESHOLD",
     "collect_due",
@@ -49,7 +55,9 @@ T = TypeVar("T")
 
 # Net container allocations between young-generation passes (CPython's default: 700).
 YOUNG_THRESHOLD = 50_000
-# Young passes between passes over the middle generation (CPython's default: 10).
+# Young passes between passes over the middle generation (CPython's default: 10), and
+# the same while the clock runs a young pass every second.
+MIDDLE_EVERY = 20
 OLDER_EVERY = 300
 # Passes over the middle generation between full passes (CPython's default).
 FULL_EVERY = 10
@@ -61,10 +69,10 @@ def settle_heap() -> None:
     """Call once a service has started, before it serves: the heap built so far (modules,
     content, the app) leaves the collector's generations for good, so no later pass
     traverses it, and the young generation is collected every ``YOUNG_THRESHOLD``
-    allocations (and, while :func:`collect_on_schedule` runs, every second)."""
+    allocations (and every second where :func:`collect_on_schedule` runs)."""
     gc.collect()
     gc.freeze()
-    gc.set_threshold(YOUNG_THRESHOLD, OLDER_EVERY, FULL_EVERY)
+    gc.set_threshold(YOUNG_THRESHOLD, MIDDLE_EVERY, FULL_EVERY)
 
 
 def collect_due() -> int:
@@ -79,15 +87,22 @@ def collect_due() -> int:
 
 async def collect_on_schedule(every_s: float = COLLECT_EVERY_S) -> None:
     """Run :func:`collect_due` every ``every_s`` seconds, on the event loop's thread (so
-    that finalizers run where the objects they touch live), until cancelled."""
-    while True:
-        await asyncio.sleep(every_s)
-        collect_due()
+    that finalizers run where the objects they touch live), until cancelled. Meanwhile the
+    middle generation waits for ``OLDER_EVERY`` of these passes: at 20 it would be walked
+    every 20 s, and it holds every table state made since its last pass."""
+    young, middle, full = gc.get_threshold()
+    gc.set_threshold(young, OLDER_EVERY, full)
+    try:
+        while True:
+            await asyncio.sleep(every_s)
+            collect_due()
+    finally:
+        gc.set_threshold(young, middle, full)
 
 
 async def collecting(main: Awaitable[T], every_s: float = COLLECT_EVERY_S) -> T:
-    """Await ``main`` with :func:`collect_on_schedule` running beside it: how a service's
-    entry point runs its main coroutine."""
+    """Await ``main`` with :func:`collect_on_schedule` running beside it: how the entry
+    points of the services that serve the event feeds run their main coroutines."""
     collector = asyncio.create_task(collect_on_schedule(every_s), name="collect_on_schedule")
     try:
         return await main

@@ -13,7 +13,7 @@ from gateway.client import GatewayClient
 from services.discord.commands import command_builders
 from services.discord.server import make_bot, serve
 from services.discord.settings import DiscordSettings
-from services.heap import collecting, settle_heap
+from services.heap import settle_heap
 from services.logs import configure_logging, get_logger
 
 log = get_logger("discord")
@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 2
     settle_heap()
-    asyncio.run(collecting(serve(settings)))
+    asyncio.run(serve(settings))
     return 0
 
 

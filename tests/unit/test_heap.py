@@ -10,7 +10,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from services.heap import YOUNG_THRESHOLD
+from services.heap import MIDDLE_EVERY, OLDER_EVERY, YOUNG_THRESHOLD
 
 
 def _run(code: str) -> str:
@@ -77,17 +77,19 @@ def test_a_settled_service_collects_a_dropped_cycle_on_its_clock() -> None:
     goes: ``collecting`` runs the passes on a clock beside the service's main coroutine,
     and stops them when it returns."""
     out = _run(
-        "import asyncio, weakref; from services.heap import collecting, settle_heap\n"
+        "import asyncio, gc, weakref; from services.heap import collecting, settle_heap\n"
         "settle_heap()\n"
         "class Node: pass\n"
         "async def serve():\n"
         "    a, b = Node(), Node(); a.other, b.other = b, a\n"
         "    gone = weakref.ref(a); del a, b\n"
         "    await asyncio.sleep(0.5)\n"
-        "    return gone() is None\n"
+        "    return gone() is None, gc.get_threshold()[1]\n"
         "async def main():\n"
-        "    collected = await collecting(serve(), every_s=0.05)\n"
-        "    return collected, len(asyncio.all_tasks())\n"
+        "    collected, middle = await collecting(serve(), every_s=0.05)\n"
+        "    return collected, middle, gc.get_threshold()[1], len(asyncio.all_tasks())\n"
         "print(*asyncio.run(main()))"
     )
-    assert out == "True 1"  # collected, and only ``main`` itself still running
+    # Collected; the middle generation waited for OLDER_EVERY clock passes meanwhile, and
+    # for MIDDLE_EVERY again after; only ``main`` itself still running.
+    assert out == f"True {OLDER_EVERY} {MIDDLE_EVERY} 1"
