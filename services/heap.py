@@ -26,9 +26,9 @@ would walk every second (in the gateway, 50-70 ms of CPU a second with 1,000 req
 flight in the closed-loop benchmark).
 
 Cycles are still collected: the middle generation every 20 young passes, and while the
-clock runs every ``OLDER_EVERY`` of its passes (five minutes, as often as before the clock
-under load); the oldest every tenth of those. Memory held only by garbage cycles stays
-bounded.
+clock runs every ``MIDDLE_EVERY_ON_CLOCK`` of its passes (five minutes, as often as before
+the clock under load); the oldest every tenth of those. Memory held only by garbage
+cycles stays bounded.
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from services.shutdown import cancel_and_wait
 __all__ = [
     "COLLECT_EVERY_S",
     "MIDDLE_EVERY",
-    "OLDER_EVERY",
+    "MIDDLE_EVERY_ON_CLOCK",
     "YOUNG_THRESHOLD",
     "collect_due",
     "collect_on_schedule",
@@ -55,10 +55,10 @@ T = TypeVar("T")
 
 # Net container allocations between young-generation passes (CPython's default: 700).
 YOUNG_THRESHOLD = 50_000
-# Young passes between passes over the middle generation (CPython's default: 10), and
-# the same while the clock runs a young pass every second.
+# Young passes between passes over the middle generation (CPython's default: 10).
 MIDDLE_EVERY = 20
-OLDER_EVERY = 300
+# The same while the clock runs a young pass a second: five minutes.
+MIDDLE_EVERY_ON_CLOCK = 300
 # Passes over the middle generation between full passes (CPython's default).
 FULL_EVERY = 10
 # Seconds between the passes a service runs on its own clock.
@@ -88,10 +88,10 @@ def collect_due() -> int:
 async def collect_on_schedule(every_s: float = COLLECT_EVERY_S) -> None:
     """Run :func:`collect_due` every ``every_s`` seconds, on the event loop's thread (so
     that finalizers run where the objects they touch live), until cancelled. Meanwhile the
-    middle generation waits for ``OLDER_EVERY`` of these passes: at 20 it would be walked
-    every 20 s, and it holds every table state made since its last pass."""
+    middle generation waits for ``MIDDLE_EVERY_ON_CLOCK`` of these passes: at 20 it would
+    be walked every 20 s, and it holds every table state made since its last pass."""
     young, middle, full = gc.get_threshold()
-    gc.set_threshold(young, OLDER_EVERY, full)
+    gc.set_threshold(young, MIDDLE_EVERY_ON_CLOCK, full)
     try:
         while True:
             await asyncio.sleep(every_s)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from services.heap import MIDDLE_EVERY, OLDER_EVERY, YOUNG_THRESHOLD
+from services.heap import MIDDLE_EVERY, MIDDLE_EVERY_ON_CLOCK, YOUNG_THRESHOLD
 
 
 def _run(code: str) -> str:
@@ -90,6 +90,6 @@ def test_a_settled_service_collects_a_dropped_cycle_on_its_clock() -> None:
         "    return collected, middle, gc.get_threshold()[1], len(asyncio.all_tasks())\n"
         "print(*asyncio.run(main()))"
     )
-    # Collected; the middle generation waited for OLDER_EVERY clock passes meanwhile, and
-    # for MIDDLE_EVERY again after; only ``main`` itself still running.
-    assert out == f"True {OLDER_EVERY} {MIDDLE_EVERY} 1"
+    # Collected; the middle generation waited for MIDDLE_EVERY_ON_CLOCK clock passes
+    # meanwhile, and for MIDDLE_EVERY again after; only ``main`` itself still running.
+    assert out == f"True {MIDDLE_EVERY_ON_CLOCK} {MIDDLE_EVERY} 1"
