@@ -20,6 +20,8 @@ pytestmark = [pytest.mark.integration, pytest.mark.e2e]
 
 _START_S = 90
 _READY_S = 60
+# Launches tried before a port taken between ``free_port`` and the bind fails the test.
+_BIND_TRIES = 3
 
 
 def launch(tmp_path: Path) -> subprocess.Popen[str]:
@@ -89,6 +91,23 @@ def running_table(launcher: subprocess.Popen[str], tmp_path: Path) -> dict[str, 
     raise AssertionError(f"the launcher did not report a running stack:\n{stderr_of(tmp_path)}")
 
 
+def started(tmp_path: Path) -> tuple[subprocess.Popen[str], dict[str, str]]:
+    """The launcher and its "what runs where" table. ``free_port``'s ports are free when
+    chosen, and another process (a connection of a parallel test) may take one before the
+    stack binds it: as its contract asks, a launch that could not bind is tried again on
+    fresh ports."""
+    tries = 0
+    while True:
+        tries += 1
+        launcher = launch(tmp_path)
+        try:
+            return launcher, running_table(launcher, tmp_path)
+        except AssertionError:
+            stop(launcher)
+            if tries == _BIND_TRIES or "Address already in use" not in stderr_of(tmp_path):
+                raise
+
+
 def stop(launcher: subprocess.Popen[str], signum: int = signal.SIGINT) -> int:
     if launcher.poll() is None:
         launcher.send_signal(signum)
@@ -102,9 +121,8 @@ def stop(launcher: subprocess.Popen[str], signum: int = signal.SIGINT) -> int:
 def test_the_stack_starts_answers_and_stops_on_ctrl_c(tmp_path: Path) -> None:
     """Every game's engine, the projector, the notifier and the gateway run; SIGINT stops
     all, exit 0."""
-    launcher = launch(tmp_path)
+    launcher, rows = started(tmp_path)
     try:
-        rows = running_table(launcher, tmp_path)
         assert rows["engine freunde"].startswith("127.0.0.1:")
         assert "(private)" in rows["redis"]
         until_ready(rows["gateway"], tmp_path)
@@ -123,9 +141,8 @@ def test_the_stack_starts_answers_and_stops_on_ctrl_c(tmp_path: Path) -> None:
 
 def test_a_child_that_dies_stops_the_stack_with_an_error(tmp_path: Path) -> None:
     """When the projector is killed, the launcher stops the rest and exits non-zero."""
-    launcher = launch(tmp_path)
+    launcher, rows = started(tmp_path)
     try:
-        rows = running_table(launcher, tmp_path)
         os.kill(int(re.sub(r"\D", "", rows["projector"])), signal.SIGKILL)
         code = launcher.wait(timeout=60)
     finally:
