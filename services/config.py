@@ -14,6 +14,10 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from services.eventstore.durability import Durability, DurabilityMode
 from services.projector.retention import FINISHED_TTL_S
 
+# Tables whose state an engine service or the projector keeps in memory, unless
+# BW_TABLES_HELD says otherwise: about 6 KB a Freunde table in the engine.
+TABLES_HELD = 10_000
+
 __all__ = ["DeploymentSettings", "Settings", "format_engine_addrs", "parse_engine_addrs"]
 
 
@@ -74,6 +78,9 @@ class Settings(DeploymentSettings):
     gateway_port: int = Field(default=8000, ge=1, le=65535, validation_alias="BW_GATEWAY_PORT")
     # A snapshot every this many events; a cache only.
     snapshot_every: int = Field(default=64, ge=1, validation_alias="BW_SNAPSHOT_EVERY")
+    # Tables whose current state each engine service, and the projector, keep in memory;
+    # a table dropped from it is loaded again from its snapshot and later events.
+    tables_held: int = Field(default=TABLES_HELD, ge=1, validation_alias="BW_TABLES_HELD")
     # Reload-and-retry rounds when another replica appended first.
     conflict_retries: int = Field(default=16, ge=1, validation_alias="BW_CONFLICT_RETRIES")
     # A shard's command stream belongs to one consumer for this long unless it renews.

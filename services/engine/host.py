@@ -12,6 +12,7 @@ from typing import Any
 
 from engines.core.contract import Engine
 from proto import common_pb2, engine_pb2
+from services.config import TABLES_HELD
 from services.engine.commands import CommandHandler
 from services.engine.queries import TableQueries
 from services.engine.tables import LoadedTable, TableLoader
@@ -30,7 +31,7 @@ class TableHost:
         *,
         snapshot_every: int = 64,
         conflict_retries: int = 16,
-        cache_size: int = 4096,
+        cache_size: int = TABLES_HELD,
     ) -> None:
         self.store = store
         self.engine = engine

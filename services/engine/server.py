@@ -82,6 +82,7 @@ async def start(
         engines.get(game),
         snapshot_every=settings.snapshot_every,
         conflict_retries=settings.conflict_retries,
+        cache_size=settings.tables_held,
     )
     server = grpc.aio.server()
     engine_pb2_grpc.add_EngineServicer_to_server(EngineServicer(table_host), server)

@@ -30,6 +30,7 @@ from engines.core.contract import Engine
 from engines.core.control import Control, TableRules, fold_table
 from engines.core.hashchain import Salts
 from proto import common_pb2
+from services.config import TABLES_HELD
 from services.engine.refusals import ensure_game
 from services.eventstore import Appended, EventStore, Head
 from services.logs import get_logger
@@ -160,7 +161,7 @@ class TableLoader:
         engine: Engine[Any, Any, Any],
         *,
         snapshot_every: int = 64,
-        cache_size: int = 4096,
+        cache_size: int = TABLES_HELD,
     ) -> None:
         self.store = store
         self.engine = engine
@@ -173,6 +174,11 @@ class TableLoader:
     @property
     def game(self) -> str:
         return self.engine.info.game
+
+    @property
+    def held(self) -> int:
+        """How many tables' states are in memory now (at most ``cache_size``)."""
+        return len(self._tables)
 
     async def identity(self, table_id: str) -> TableIdentity:
         """The table's meta and seed; raises ``TableNotFound``, and ``WrongGame`` for a

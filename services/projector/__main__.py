@@ -24,6 +24,7 @@ async def _main(rebuild: bool, settings: Settings) -> None:
         projector = Projector(
             EventStore(redis, shards=settings.shards),
             finished_ttl_s=settings.finished_ttl_s,
+            cache_size=settings.tables_held,
             durability=settings.durability,
         )
         if rebuild:

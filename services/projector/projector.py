@@ -85,6 +85,7 @@ from engines.core.control import (
     table_to_act,
 )
 from proto import common_pb2
+from services.config import TABLES_HELD
 from services.eventstore import (
     FEEDS_WAKE_KEY,
     NOTIFY_WAKE_KEY,
@@ -284,7 +285,7 @@ class Projector:
         name: str | None = None,
         batch: int = 500,
         block_ms: int = 1000,
-        cache_size: int = 10_000,
+        cache_size: int = TABLES_HELD,
         lag_every_s: float = 5.0,
         reclaim_idle_ms: int = 30_000,
         finished_ttl_s: int = FINISHED_TTL_S,

@@ -446,3 +446,34 @@ async def test_fields_a_command_does_not_have_never_reach_the_log(
     assert reply.accepted.events[0].command == command.SerializeToString(deterministic=True)
     audit = await stub.Audit(engine_pb2.AuditRequest(table_id=table_id))
     assert audit.ok, audit.detail
+
+
+async def test_an_engine_holding_fewer_tables_than_it_serves_plays_each_from_its_log(
+    redis_url: str,
+) -> None:
+    """``BW_TABLES_HELD`` bounds the tables whose state an engine keeps; a table it dropped
+    is loaded again from its log, and its next command is decided on the current state."""
+    settings = Settings(redis_url=redis_url, shards=SHARDS, tables_held=2)
+    service = await start("freunde", port=0, settings=settings, consume=False)
+    tables = [f"held-{n}-{random.randrange(10**9)}" for n in range(3)]
+    try:
+        async with grpc.aio.insecure_channel(f"127.0.0.1:{service.port}") as opened:
+            stub = engine_pb2_grpc.EngineStub(opened)
+            versions = {}
+            for table_id in tables:
+                versions[table_id] = (await stub.CreateTable(create_request(table_id))).version
+            # Twice round the three tables: each command finds its table dropped since.
+            for turn in range(2):
+                for table_id in tables:
+                    seat, command = await first_move(stub, table_id)
+                    reply = await stub.Execute(envelope(table_id, f"c{turn}", seat, command))
+                    assert reply.WhichOneof("result") == "accepted"
+                    assert not reply.accepted.duplicate
+                    assert reply.accepted.version == versions[table_id] + len(reply.accepted.events)
+                    versions[table_id] = reply.accepted.version
+                    assert service.host.tables.held <= 2
+            for table_id in tables:
+                audit = await stub.Audit(engine_pb2.AuditRequest(table_id=table_id))
+                assert audit.ok, audit
+    finally:
+        await service.stop(grace=1)
