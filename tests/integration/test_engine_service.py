@@ -462,16 +462,20 @@ async def test_an_engine_holding_fewer_tables_than_it_serves_plays_each_from_its
             versions = {}
             for table_id in tables:
                 versions[table_id] = (await stub.CreateTable(create_request(table_id))).version
-            # Twice round the three tables: each command finds its table dropped since.
+            loader = service.host.tables
+            # Twice round the three tables. Each round reads every table's next move (a
+            # load each) before sending any: with two held, each command then finds its
+            # table dropped and the engine loads it again to decide.
             for turn in range(2):
-                for table_id in tables:
-                    seat, command = await first_move(stub, table_id)
+                moves = {table_id: await first_move(stub, table_id) for table_id in tables}
+                for table_id, (seat, command) in moves.items():
+                    assert loader.cached(table_id) is None
                     reply = await stub.Execute(envelope(table_id, f"c{turn}", seat, command))
                     assert reply.WhichOneof("result") == "accepted"
                     assert not reply.accepted.duplicate
                     assert reply.accepted.version == versions[table_id] + len(reply.accepted.events)
                     versions[table_id] = reply.accepted.version
-                    assert service.host.tables.held <= 2
+                    assert loader.held <= 2
             for table_id in tables:
                 audit = await stub.Audit(engine_pb2.AuditRequest(table_id=table_id))
                 assert audit.ok, audit
